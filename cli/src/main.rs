@@ -1,0 +1,2 @@
+//! `overmind`: the terminal host.
+fn main() {}
