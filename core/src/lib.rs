@@ -2,14 +2,48 @@
 Pure rules of the *Chronicle X* Mission game: the map, Line of Sight, movement, Blip Tokens,
 rounds, combat and the Alien Behaviour hook.
 
-`core` knows nothing of Lua, terminals or files: behaviours reach it through a trait, and every
-decision a player makes is asked of a controller passed in.
+`core` knows nothing of Lua, terminals or files: behaviours reach it through the
+[`Behaviour`] trait, and every decision a player makes is asked of a [`Controller`].
+Everything changes through [`Game::apply`], which returns the [`Event`]s that happened.
 */
 
+pub mod action;
+
+pub mod behaviour;
+mod combat;
+pub mod content;
+pub mod decision;
+pub mod dice;
+mod engine;
+pub mod event;
+pub mod game;
 pub mod geom;
 pub mod los;
 pub mod map;
+pub mod mission;
+mod motion;
+pub mod movement;
+pub mod profile;
+mod reveal;
+pub mod rules;
+pub mod setup;
+pub mod source;
+pub mod state;
+mod victory;
+mod view;
 
+pub use action::{Action, ActionError};
+pub use behaviour::{Behaviour, BehaviourCtx, BehaviourError, ModelInfo};
+pub use content::Content;
+pub use decision::{Answer, Choice, Controller, Controllers, Decision, DecisionKind, FirstOption, Scripted};
+pub use event::{AttackKind, Event, RevealCause};
+pub use game::{Game, Record};
 pub use geom::{Dir, Pos};
 pub use los::{LineOfSight, LosRule};
 pub use map::{BuildingId, Edge, Map, MapBuilder, Obstacles, Terrain};
+pub use profile::{AlienType, Band, Effect, HeroProfile, Makeup, Shoot};
+pub use rules::{RevealTrigger, Rules};
+pub use setup::{BlipSetup, HeroSetup, PoolEntry, Setup, SetupError};
+pub use state::{Blip, Contents, GameState, Model, Objective, Outcome, Phase, Side, Unit};
+pub use mission::{Mission, MissionError, MissionErrors, Placement};
+pub use movement::{adjacent, can_step, path_distance, reachable, shortest_path, towards, DistanceField, Goal};

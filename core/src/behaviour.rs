@@ -1,0 +1,554 @@
+//! The Alien Behaviour hook (RULES.md §8): the trait behaviours implement, and the validated
+//! context through which they act.
+
+use crate::decision::{Choice, DecisionKind};
+use crate::engine::Engine;
+use crate::event::{AttackKind, Event, RevealCause};
+use crate::geom::Pos;
+use crate::map::Terrain;
+use crate::motion::Mover;
+use crate::movement::{self, Goal};
+use crate::state::{GameState, Side};
+use crate::rules::Rules;
+use crate::combat::Target;
+use thiserror::Error;
+
+/// Why a behaviour failed. The behaviour is rolled back whole and play goes on.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("{message}")]
+pub struct BehaviourError {
+    pub message: String,
+}
+
+impl BehaviourError {
+    pub fn new(message: impl Into<String>) -> Self {
+        BehaviourError {
+            message: message.into(),
+        }
+    }
+}
+
+/// An Alien Behaviour: native Rust or a script, the engine cannot tell.
+pub trait Behaviour {
+    /// The name printed on the card, e.g. "RUSH".
+    fn name(&self) -> String;
+    /// Most squares one model may move during this behaviour; `None` = its Movement.
+    fn max_move(&self) -> Option<u32> {
+        None
+    }
+    /// Carry out the behaviour for `ctx.unit()`.
+    fn perform(&self, ctx: &mut BehaviourCtx<'_, '_>) -> Result<(), BehaviourError>;
+}
+
+/// A model as a behaviour sees it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ModelInfo {
+    pub id: String,
+    pub unit: String,
+    pub side: Side,
+    pub kind: String,
+    pub pos: Pos,
+    pub health: u32,
+}
+
+/// What a behaviour may query and do. Every action is validated by the rules; an illegal one
+/// returns an error saying what and why, and the behaviour's caller decides whether to raise
+/// it (a script error rolls the whole behaviour back).
+pub struct BehaviourCtx<'e, 'a> {
+    eng: &'e mut Engine<'a>,
+    unit: String,
+    behaviour: String,
+    max_move: Option<u32>,
+    moved: Vec<(String, u32)>,
+    attacks: Vec<AttackKind>,
+    feared: Vec<String>,
+}
+
+impl Engine<'_> {
+    /// Perform one Alien Behaviour for a freshly revealed unit: the Overmind picks among the
+    /// unit's behaviours; a failure rolls the behaviour back whole and is logged.
+    pub fn perform_behaviour(&mut self, unit: &str) {
+        let Some(kind) = self.st.unit(unit).and_then(|u| u.kind()).map(str::to_string) else {
+            return;
+        };
+        if self.depth >= self.st.rules.max_behaviour_depth {
+            self.emit(Event::BehaviourSkipped {
+                unit: unit.to_string(),
+                reason: "behaviours are nested too deep (max_behaviour_depth)".into(),
+            });
+            return;
+        }
+        let listed: Vec<String> = self
+            .content
+            .aliens
+            .get(&kind)
+            .map(|t| t.behaviours.clone())
+            .unwrap_or_default();
+        let known: Vec<String> = listed
+            .iter()
+            .filter(|b| self.content.behaviours.contains_key(*b))
+            .cloned()
+            .collect();
+        if known.is_empty() {
+            let reason = if listed.is_empty() {
+                format!("{kind} lists no Alien Behaviour")
+            } else {
+                format!("none of {kind}'s behaviours ({}) is loaded", listed.join(", "))
+            };
+            self.emit(Event::BehaviourSkipped {
+                unit: unit.to_string(),
+                reason,
+            });
+            return;
+        }
+        let i = self.ask(
+            Side::Overmind,
+            DecisionKind::Behaviour,
+            format!("Which Alien Behaviour does {unit} perform?"),
+            known.iter().map(|b| Choice::Id(b.clone())).collect(),
+        );
+        let id = known.get(i).cloned().unwrap_or_else(|| known[0].clone());
+        self.emit(Event::BehaviourChosen {
+            unit: unit.to_string(),
+            behaviour: id.clone(),
+            options: known.clone(),
+        });
+        let Some(b) = self.content.behaviours.get(&id).cloned() else {
+            return;
+        };
+        let snapshot = self.st.clone();
+        let n = self.events.len();
+        let saved_actor = self.actor;
+        self.actor = Side::Overmind;
+        self.depth += 1;
+        let result = {
+            let mut ctx = BehaviourCtx {
+                eng: self,
+                unit: unit.to_string(),
+                behaviour: id.clone(),
+                max_move: b.max_move(),
+                moved: Vec::new(),
+                attacks: Vec::new(),
+                feared: Vec::new(),
+            };
+            b.perform(&mut ctx)
+        };
+        self.depth -= 1;
+        self.actor = saved_actor;
+        match result {
+            Ok(()) => self.emit(Event::BehaviourPerformed {
+                unit: unit.to_string(),
+                behaviour: id,
+            }),
+            Err(e) => {
+                *self.st = snapshot;
+                self.events.truncate(n);
+                self.emit(Event::BehaviourFailed {
+                    unit: unit.to_string(),
+                    behaviour: id,
+                    reason: e.message,
+                });
+            }
+        }
+    }
+}
+
+fn err<T>(msg: impl Into<String>) -> Result<T, BehaviourError> {
+    Err(BehaviourError::new(msg))
+}
+
+impl BehaviourCtx<'_, '_> {
+    /// The unit performing the behaviour.
+    #[must_use]
+    pub fn unit(&self) -> &str {
+        &self.unit
+    }
+
+    /// The id of the behaviour being performed.
+    #[must_use]
+    pub fn behaviour(&self) -> &str {
+        &self.behaviour
+    }
+
+    /// The whole state, as the Overmind sees it.
+    #[must_use]
+    pub fn state(&self) -> &GameState {
+        self.eng.st
+    }
+
+    #[must_use]
+    pub fn rules(&self) -> &Rules {
+        &self.eng.st.rules
+    }
+
+    fn info(&self, side_filter: Option<Side>) -> Vec<ModelInfo> {
+        self.eng
+            .st
+            .units
+            .iter()
+            .filter(|u| side_filter.is_none_or(|s| u.side == s))
+            .flat_map(|u| {
+                u.models.iter().map(move |m| ModelInfo {
+                    id: m.id.clone(),
+                    unit: u.id.clone(),
+                    side: u.side,
+                    kind: m.kind.clone(),
+                    pos: m.pos,
+                    health: m.health,
+                })
+            })
+            .collect()
+    }
+
+    /// Every model on the map.
+    #[must_use]
+    pub fn all_models(&self) -> Vec<ModelInfo> {
+        self.info(None)
+    }
+
+    /// Every Hero model.
+    #[must_use]
+    pub fn heroes(&self) -> Vec<ModelInfo> {
+        self.info(Some(Side::Heroes))
+    }
+
+    /// Models of one unit.
+    #[must_use]
+    pub fn models_of(&self, unit: &str) -> Vec<ModelInfo> {
+        self.info(None).into_iter().filter(|m| m.unit == unit).collect()
+    }
+
+    /// A model by id.
+    #[must_use]
+    pub fn model(&self, id: &str) -> Option<ModelInfo> {
+        self.info(None).into_iter().find(|m| m.id == id)
+    }
+
+    /// Face-down Blips: id and square only (reading anything else is [`Self::reveal_for_stat`]).
+    #[must_use]
+    pub fn blips(&self) -> Vec<(String, Pos)> {
+        self.eng.st.blips.iter().map(|b| (b.id.clone(), b.pos)).collect()
+    }
+
+    /// Reveal a Blip because a script needs one of its stats other than Movement. Returns the
+    /// revealed unit's id (`None` for a Decoy). A triggered behaviour follows at once.
+    pub fn reveal_for_stat(&mut self, blip: &str) -> Result<Option<String>, BehaviourError> {
+        if self.eng.st.blip(blip).is_none() {
+            return err(format!("no face-down Blip {blip}"));
+        }
+        match self.eng.reveal(blip, RevealCause::Stat, Side::Overmind) {
+            None => Ok(None),
+            Some((u, triggers)) => {
+                if triggers {
+                    self.eng.perform_behaviour(&u);
+                }
+                Ok(Some(u))
+            }
+        }
+    }
+
+    #[must_use]
+    pub fn terrain(&self, p: Pos) -> Terrain {
+        self.eng.st.map.terrain(p)
+    }
+
+    #[must_use]
+    pub fn in_building(&self, p: Pos) -> bool {
+        self.eng.st.map.building(p).is_some()
+    }
+
+    pub fn los(&mut self, a: Pos, b: Pos) -> bool {
+        self.eng.los(a, b)
+    }
+
+    /// Legal-path steps from a model's square to `to` (the model's own square is free).
+    pub fn path_distance(&mut self, from: Pos, to: Pos) -> Option<u32> {
+        let map = self.eng.map();
+        let o = self.eng.obstacles();
+        movement::path_distance(&map, &o, from, to)
+    }
+
+    /// Steps from `from` to a square adjacent to `to` (for reaching an occupied square).
+    pub fn steps_to_adjacent(&mut self, from: Pos, to: Pos) -> Option<u32> {
+        let map = self.eng.map();
+        let o = self.eng.obstacles();
+        let t = movement::towards(&map, &o, from, Goal::AdjacentTo(vec![to]), u32::MAX / 4);
+        t.reached().then_some(t.steps)
+    }
+
+    /// Hero models some model of `unit` has in Line of Sight.
+    pub fn visible_heroes(&mut self, unit: &str) -> Vec<ModelInfo> {
+        let own: Vec<Pos> = self.models_of(unit).iter().map(|m| m.pos).collect();
+        self.heroes()
+            .into_iter()
+            .filter(|h| own.iter().any(|&p| self.eng.los(p, h.pos)))
+            .collect()
+    }
+
+    /// Hero models that have some model of `unit` in Line of Sight (symmetric LOS).
+    pub fn heroes_seeing(&mut self, unit: &str) -> Vec<ModelInfo> {
+        self.visible_heroes(unit)
+    }
+
+    /// The closest of `candidates` to the unit by legal path (to an adjacent square); ties are
+    /// the Overmind's choice. `None` when no candidate is given.
+    pub fn closest(&mut self, unit: &str, candidates: &[ModelInfo]) -> Option<ModelInfo> {
+        let own: Vec<Pos> = self.models_of(unit).iter().map(|m| m.pos).collect();
+        let mut scored: Vec<(u32, ModelInfo)> = Vec::new();
+        for c in candidates {
+            let d = own
+                .iter()
+                .filter_map(|&p| {
+                    if crate::movement::adjacent(&self.eng.st.map, p, c.pos) {
+                        Some(0)
+                    } else {
+                        self.steps_to_adjacent(p, c.pos)
+                    }
+                })
+                .min()
+                .unwrap_or(u32::MAX);
+            scored.push((d, c.clone()));
+        }
+        let best = scored.iter().map(|(d, _)| *d).min()?;
+        let tied: Vec<ModelInfo> = scored.into_iter().filter(|(d, _)| *d == best).map(|(_, m)| m).collect();
+        let i = self.choose_kind(
+            DecisionKind::Choice,
+            "Several are equally close: which one?",
+            tied.iter().map(|m| Choice::Id(m.id.clone())).collect(),
+        );
+        tied.get(i).cloned()
+    }
+
+    /// Models of the unit in the order the Overmind picks them to act.
+    pub fn model_order(&mut self, unit: &str) -> Vec<String> {
+        let mut left: Vec<String> = self.models_of(unit).into_iter().map(|m| m.id).collect();
+        let mut out = Vec::new();
+        while !left.is_empty() {
+            let i = self.choose_kind(
+                DecisionKind::ModelOrder,
+                "Which model acts next?",
+                left.iter().map(|s| Choice::Id(s.clone())).collect(),
+            );
+            out.push(left.remove(i.min(left.len() - 1)));
+        }
+        out
+    }
+
+    fn choose_kind(&mut self, kind: DecisionKind, prompt: &str, options: Vec<Choice>) -> usize {
+        if options.is_empty() {
+            return 0;
+        }
+        self.eng.ask(Side::Overmind, kind, format!("{}: {prompt}", self.behaviour), options)
+    }
+
+    /// An Overmind decision: index into `options`.
+    pub fn choose(&mut self, prompt: &str, options: Vec<Choice>) -> usize {
+        self.choose_kind(DecisionKind::Choice, prompt, options)
+    }
+
+    /// A yes/no Overmind decision.
+    pub fn confirm(&mut self, prompt: &str) -> bool {
+        self.choose_kind(
+            DecisionKind::Confirm,
+            prompt,
+            vec![Choice::Id("yes".into()), Choice::Id("no".into())],
+        ) == 0
+    }
+
+    /// Write a line into the event log.
+    pub fn log(&mut self, message: &str) {
+        let unit = self.unit.clone();
+        self.eng.emit(Event::Log {
+            unit,
+            message: message.chars().take(500).collect(),
+        });
+    }
+
+    /// A number in `0..n` from the game's RNG (`n >= 1`).
+    pub fn random(&mut self, n: u64) -> u64 {
+        use rand::Rng;
+        self.eng.st.rng.random_range(0..n.max(1))
+    }
+
+    /// A raw 64-bit draw from the game's RNG (for `math.random`).
+    pub fn random_u64(&mut self) -> u64 {
+        use rand::RngCore;
+        self.eng.st.rng.next_u64()
+    }
+
+    fn own_model(&self, model: &str) -> Result<ModelInfo, BehaviourError> {
+        match self.model(model) {
+            Some(m) if m.unit == self.unit => Ok(m),
+            Some(_) => err(format!("{model} is not a model of {}", self.unit)),
+            None => err(format!("no model {model}")),
+        }
+    }
+
+    /// How many more squares `model` may move in this behaviour.
+    pub fn move_left(&self, model: &str) -> u32 {
+        let limit = match self.max_move {
+            Some(n) => n,
+            None => self.eng.model_stats(model).map_or(0, |s| s.movement),
+        };
+        let used = self.moved.iter().find(|(m, _)| m == model).map_or(0, |(_, n)| *n);
+        limit.saturating_sub(used)
+    }
+
+    fn check_steps(&self, model: &str, steps: u32) -> Result<(), BehaviourError> {
+        let left = self.move_left(model);
+        if steps > left {
+            let name = self.eng.content.behaviours.get(&self.behaviour).map_or(self.behaviour.clone(), |b| b.name());
+            return err(format!("move: {steps} squares asked, {name} allows {left} for {model}"));
+        }
+        Ok(())
+    }
+
+    fn record_move(&mut self, model: &str, steps: u32) {
+        match self.moved.iter_mut().find(|(m, _)| m == model) {
+            Some((_, n)) => *n += steps,
+            None => self.moved.push((model.to_string(), steps)),
+        }
+    }
+
+    /// Move a model of the unit up to `steps` squares towards `goal`. Equally good end squares
+    /// are the Overmind's choice. Returns the squares actually moved (a reveal or Overwatch can
+    /// cut a move short).
+    pub fn move_towards(&mut self, model: &str, goal: Goal, steps: u32) -> Result<u32, BehaviourError> {
+        let m = self.own_model(model)?;
+        self.check_steps(model, steps)?;
+        let map = self.eng.map();
+        let o = self.eng.obstacles();
+        let t = movement::towards(&map, &o, m.pos, goal, steps);
+        if t.ends.is_empty() {
+            return Ok(0);
+        }
+        let Some(end) = self.eng.ask_square(
+            Side::Overmind,
+            DecisionKind::Destination,
+            format!("{}: where does {model} end its move?", self.behaviour),
+            t.ends.clone(),
+        ) else {
+            return Ok(0);
+        };
+        let Some(path) = t.path(end) else {
+            return Ok(0);
+        };
+        let taken = self.eng.walk(&Mover::Model(model.to_string()), &path, false);
+        self.record_move(model, taken);
+        Ok(taken)
+    }
+
+    /// Move a model of the unit to `to` by a shortest legal path of at most `steps` squares.
+    pub fn move_to(&mut self, model: &str, to: Pos) -> Result<u32, BehaviourError> {
+        let m = self.own_model(model)?;
+        let map = self.eng.map();
+        let o = self.eng.obstacles();
+        let Some(path) = movement::shortest_path(&map, &o, m.pos, to) else {
+            return err(format!("move: {model} has no legal path to {to}"));
+        };
+        self.check_steps(model, (path.len() - 1) as u32)?;
+        let taken = self.eng.walk(&Mover::Model(model.to_string()), &path, false);
+        self.record_move(model, taken);
+        Ok(taken)
+    }
+
+    /// Squares a model of the unit can reach with the moves it has left, with step counts.
+    pub fn reachable(&mut self, model: &str) -> Result<Vec<(Pos, u32)>, BehaviourError> {
+        let m = self.own_model(model)?;
+        let left = self.move_left(model);
+        let map = self.eng.map();
+        let o = self.eng.obstacles();
+        Ok(movement::reachable(&map, &o, m.pos, left))
+    }
+
+    fn target_of(&self, target: &str) -> Result<Target, BehaviourError> {
+        if self.eng.st.blip(target).is_some() {
+            return err("behaviours cannot attack the Overmind's own Blips");
+        }
+        match self.eng.resolve_model(target) {
+            Some((_, m)) => Ok(Target::Model(m)),
+            None => err(format!("no model {target}")),
+        }
+    }
+
+    fn attack(&mut self, kind: AttackKind, target: &str, penalty: u32) -> Result<(), BehaviourError> {
+        if self.attacks.contains(&kind) {
+            return err(format!("{}: the unit has already made its {kind:?} attack", self.behaviour));
+        }
+        let t = self.target_of(target)?;
+        let unit = self.unit.clone();
+        self.eng.check_attack(&unit, &t, kind).map_err(|e| BehaviourError::new(e.0))?;
+        self.attacks.push(kind);
+        // Attacks made as a behaviour are never better than the rules' penalty (seed: −1).
+        let penalty = penalty.max(self.eng.st.rules.behaviour_penalty);
+        self.eng.attack(&unit, t, kind, penalty).map_err(|e| BehaviourError::new(e.0))
+    }
+
+    /// Melee attack by the unit on `target` (model or unit id), with at least the behaviour
+    /// penalty.
+    pub fn melee(&mut self, target: &str, penalty: u32) -> Result<(), BehaviourError> {
+        self.attack(AttackKind::Melee, target, penalty)
+    }
+
+    /// Shoot attack by the unit on `target`, with at least the behaviour penalty.
+    pub fn shoot(&mut self, target: &str, penalty: u32) -> Result<(), BehaviourError> {
+        self.attack(AttackKind::Shoot, target, penalty)
+    }
+
+    /// Hero models the unit could Melee now.
+    pub fn melee_targets(&mut self) -> Vec<ModelInfo> {
+        let unit = self.unit.clone();
+        self.heroes()
+            .into_iter()
+            .filter(|h| !self.eng.fighters(&unit, h.pos, Some(&h.unit)).is_empty())
+            .collect()
+    }
+
+    /// Hero models the unit could Shoot now.
+    pub fn shoot_targets(&mut self) -> Vec<ModelInfo> {
+        let unit = self.unit.clone();
+        self.heroes()
+            .into_iter()
+            .filter(|h| !self.eng.shooters(&unit, h.pos).is_empty())
+            .collect()
+    }
+
+    /// Is some model of the unit in Melee Combat (adjacent to a Hero)?
+    #[must_use]
+    pub fn in_melee(&self) -> bool {
+        let map = &self.eng.st.map;
+        let heroes = self.heroes();
+        self.models_of(&self.unit)
+            .iter()
+            .any(|m| heroes.iter().any(|h| movement::adjacent(map, m.pos, h.pos)))
+    }
+
+    /// Fear Attack by the unit against one Hero model: if any hit remains the Hero is Shaken.
+    pub fn fear(&mut self, hero: &str) -> Result<(), BehaviourError> {
+        let (unit_id, model) = match self.eng.resolve_model(hero) {
+            Some(x) => x,
+            None => return err(format!("no Hero {hero}")),
+        };
+        if self.eng.side_of(&unit_id) != Some(Side::Heroes) {
+            return err(format!("{hero} is not a Hero"));
+        }
+        if self.feared.contains(&model) {
+            return err(format!("{hero} has already faced this unit's Fear Attack"));
+        }
+        let fear = self
+            .models_of(&self.unit)
+            .iter()
+            .filter_map(|m| self.eng.model_stats(&m.id))
+            .map(|s| s.fear)
+            .max()
+            .unwrap_or(0);
+        if fear == 0 {
+            return err(format!("{} has no Fear", self.unit));
+        }
+        self.feared.push(model.clone());
+        let unit = self.unit.clone();
+        self.eng
+            .attack(&unit, Target::Model(model), AttackKind::Fear, 0)
+            .map_err(|e| BehaviourError::new(e.0))
+    }
+}

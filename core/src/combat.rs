@@ -1,0 +1,442 @@
+//! Attacks: Melee, Shoot, Overwatch, Free Attacks and Fear, with their effects (RULES.md §6).
+
+use crate::action::{refuse, ActionError};
+use crate::decision::{Choice, DecisionKind};
+use crate::dice::{damage, roll_attack, roll_defence};
+use crate::engine::Engine;
+use crate::event::{AttackKind, Event, RevealCause, StatusChange};
+use crate::geom::{Dir, Pos};
+use crate::map::Terrain;
+use crate::motion::Mover;
+use crate::movement::{adjacent, can_step, reachable};
+use crate::profile::Effect;
+use crate::state::Side;
+
+/// What an attack is aimed at.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Target {
+    Model(String),
+    Blip(String),
+}
+
+impl Engine<'_> {
+    /// Where a target stands.
+    fn target_pos(&self, t: &Target) -> Option<Pos> {
+        match t {
+            Target::Model(id) => self.st.find_model(id).map(|(_, m)| m.pos),
+            Target::Blip(id) => self.st.blip(id).map(|b| b.pos),
+        }
+    }
+
+    /// Models of `unit` that could make a Melee attack on the square `at`.
+    pub fn fighters(&mut self, unit: &str, at: Pos, target_unit: Option<&str>) -> Vec<String> {
+        let Some(u) = self.st.unit(unit) else {
+            return Vec::new();
+        };
+        let map = self.map();
+        let cands: Vec<(String, Pos)> = u
+            .models
+            .iter()
+            .filter(|m| adjacent(&map, m.pos, at))
+            .filter(|m| !m.status.knocked_down && !m.status.stunned)
+            .filter(|m| target_unit.is_none() || m.status.shaken_by.as_deref() != target_unit)
+            .map(|m| (m.id.clone(), m.pos))
+            .collect();
+        cands
+            .into_iter()
+            .filter(|(_, p)| self.los(*p, at))
+            .map(|(id, _)| id)
+            .collect()
+    }
+
+    /// Models of `unit` that could make a Shoot attack on the square `at`.
+    pub fn shooters(&mut self, unit: &str, at: Pos) -> Vec<String> {
+        let Some(u) = self.st.unit(unit) else {
+            return Vec::new();
+        };
+        let side = u.side;
+        let map = self.map();
+        let cands: Vec<(String, Pos)> = u
+            .models
+            .iter()
+            .filter(|m| !m.status.knocked_down && !m.status.stunned)
+            .filter(|m| !adjacent(&map, m.pos, at) && m.pos != at)
+            .filter(|m| {
+                self.stats(side, m)
+                    .shoot
+                    .is_some_and(|s| m.pos.distance(at) <= s.max_range())
+            })
+            .map(|m| (m.id.clone(), m.pos))
+            .collect();
+        cands
+            .into_iter()
+            .filter(|(_, p)| self.los(*p, at))
+            .map(|(id, _)| id)
+            .collect()
+    }
+
+    /// Check an attack could be made now, without changing anything.
+    pub fn check_attack(&mut self, unit: &str, target: &Target, kind: AttackKind) -> Result<(), ActionError> {
+        let Some(at) = self.target_pos(target) else {
+            return refuse("the target is not on the map");
+        };
+        let target_unit = match target {
+            Target::Model(id) => self.st.find_model(id).map(|(u, _)| u.id.clone()),
+            Target::Blip(_) => None,
+        };
+        if let (Some(tu), Some(side)) = (target_unit.as_deref(), self.side_of(unit)) {
+            if self.side_of(tu) == Some(side) {
+                return refuse("cannot attack your own side");
+            }
+        }
+        if matches!(target, Target::Blip(_)) && self.side_of(unit) == Some(Side::Overmind) {
+            return refuse("the Overmind cannot attack its own Blips");
+        }
+        let ok = match kind {
+            AttackKind::Melee | AttackKind::FreeAttack => !self.fighters(unit, at, target_unit.as_deref()).is_empty(),
+            AttackKind::Shoot | AttackKind::Overwatch => !self.shooters(unit, at).is_empty(),
+            AttackKind::Fear => true,
+        };
+        if ok {
+            return Ok(());
+        }
+        let what = match kind {
+            AttackKind::Melee | AttackKind::FreeAttack => {
+                "no model of it is adjacent to the target with Line of Sight and able to fight"
+            }
+            _ => "no model of it can shoot the target (Line of Sight, range, not adjacent, able to fight)",
+        };
+        refuse(format!("{unit} cannot attack {at}: {what}"))
+    }
+
+    /// Resolve an attack of `unit` on `target`. A Blip target is revealed first and the damage
+    /// goes to the revealed unit (RULES.md §7); the behaviour, if triggered, follows the damage.
+    pub fn attack(&mut self, unit: &str, target: Target, kind: AttackKind, penalty: u32) -> Result<(), ActionError> {
+        self.check_attack(unit, &target, kind)?;
+        let attacker_side = self.side_of(unit).unwrap_or(Side::Heroes);
+        let mut pending_behaviour = None;
+        let target_model = match target {
+            Target::Model(id) => id,
+            Target::Blip(id) => {
+                match self.reveal(&id, RevealCause::Damage, attacker_side) {
+                    // A Decoy: nothing left to damage.
+                    None => {
+                        self.check_reveals();
+                        self.check_victory();
+                        return Ok(());
+                    }
+                    Some((u, triggers)) => {
+                        if triggers {
+                            pending_behaviour = Some(u.clone());
+                        }
+                        match self.st.unit(&u).and_then(|u| u.models.first()) {
+                            Some(m) => m.id.clone(),
+                            None => return Ok(()),
+                        }
+                    }
+                }
+            }
+        };
+        self.resolve_attack(unit, &target_model, kind, penalty);
+        self.check_reveals();
+        self.check_victory();
+        if let Some(u) = pending_behaviour {
+            if !self.st.is_over() && self.st.unit(&u).is_some_and(|u| u.alive()) {
+                self.perform_behaviour(&u);
+            }
+        }
+        Ok(())
+    }
+
+    /// Roll and apply one attack on a model.
+    fn resolve_attack(&mut self, unit: &str, target_model: &str, kind: AttackKind, penalty: u32) {
+        let Some((tu, tm)) = self.st.find_model(target_model) else {
+            return;
+        };
+        let (target_unit, target_side, at, target_status) = (tu.id.clone(), tu.side, tm.pos, tm.status.clone());
+        let target_stats = self.stats(target_side, tm);
+        let Some(attacker_side) = self.side_of(unit) else {
+            return;
+        };
+        let models = match kind {
+            AttackKind::Shoot | AttackKind::Overwatch => self.shooters(unit, at),
+            AttackKind::Fear => self
+                .st
+                .unit(unit)
+                .map(|u| u.models.iter().map(|m| m.id.clone()).collect())
+                .unwrap_or_default(),
+            _ => self.fighters(unit, at, Some(&target_unit)),
+        };
+        if models.is_empty() {
+            return;
+        }
+        let mut cv = 0u32;
+        let mut effects: Vec<Effect> = Vec::new();
+        let mut from: Vec<Pos> = Vec::new();
+        for id in &models {
+            let Some((u, m)) = self.st.find_model(id) else {
+                continue;
+            };
+            let s = self.stats(u.side, m);
+            from.push(m.pos);
+            match kind {
+                AttackKind::Shoot | AttackKind::Overwatch => {
+                    cv += s.shoot.and_then(|sh| sh.cv_at(m.pos.distance(at))).unwrap_or(0);
+                    effects.extend(s.shoot_effects.iter().copied());
+                }
+                AttackKind::Fear => cv = cv.max(s.fear),
+                _ => {
+                    cv += s.melee;
+                    effects.extend(s.melee_effects.iter().copied());
+                }
+            }
+        }
+        if kind == AttackKind::Fear {
+            effects.clear();
+        }
+        effects.sort();
+        effects.dedup();
+        let rules = std::sync::Arc::clone(&self.st.rules);
+        let mut penalty = penalty;
+        if matches!(kind, AttackKind::Shoot | AttackKind::Overwatch) {
+            if let Some(b) = self.st.map.building(at) {
+                if from.iter().all(|&p| self.st.map.building(p) != Some(b)) {
+                    penalty += rules.building_penalty;
+                }
+            }
+        }
+        if cv == 0 {
+            return;
+        }
+        let dice_cv = cv.saturating_sub(penalty).max(1);
+        // Defence: red square, green side, stun against melee.
+        let mut def = target_stats.defence as i32;
+        if def > 0 {
+            if self.st.map.terrain(at) == Terrain::Red {
+                def += rules.red_defence;
+            }
+            if self.covered_by_green(at, &from) {
+                def += rules.green_defence;
+            }
+            def = def.max(1);
+        }
+        let melee_like = matches!(kind, AttackKind::Melee | AttackKind::FreeAttack);
+        if target_status.stunned && melee_like {
+            def = 0;
+        }
+        let a = roll_attack(dice_cv, rules.max_dice, &rules.die, &mut self.st.rng);
+        let d = roll_defence(def.max(0) as u32, rules.max_dice, &rules.die, &mut self.st.rng);
+        let dmg = damage(&a, &d);
+        self.emit(Event::Attack {
+            attacker: unit.to_string(),
+            target: target_model.to_string(),
+            kind,
+            cv,
+            dice: a.dice,
+            penalty,
+            faces: a.faces.clone(),
+            upgraded: a.upgraded,
+            defence_dice: d.dice,
+            defence_faces: d.faces.clone(),
+            hits: a.hits(),
+            crits: a.crits(),
+            shields: d.shields(),
+            damage: dmg,
+        });
+        if kind == AttackKind::Fear {
+            if dmg > 0 {
+                self.shaken(target_model, unit);
+            }
+            return;
+        }
+        if dmg == 0 {
+            return;
+        }
+        self.apply_damage(&target_unit, target_model, dmg, Some(unit));
+        if attacker_side != target_side && self.st.find_model(target_model).is_some() {
+            let attacker_at = from.first().copied().unwrap_or(at);
+            for e in effects {
+                if self.st.find_model(target_model).is_none() || self.st.is_over() {
+                    break;
+                }
+                self.apply_effect(target_model, e, unit, attacker_at);
+            }
+        }
+    }
+
+    /// +1 Defence when every attacker lies wholly beyond one green side of the target's square.
+    fn covered_by_green(&self, at: Pos, from: &[Pos]) -> bool {
+        let map = &self.st.map;
+        Dir::ORTHOGONAL.iter().any(|&d| {
+            map.is_green_side(at, d)
+                && !from.is_empty()
+                && from.iter().all(|p| match d {
+                    Dir::N => p.y < at.y,
+                    Dir::S => p.y > at.y,
+                    Dir::W => p.x < at.x,
+                    Dir::E => p.x > at.x,
+                    _ => false,
+                })
+        })
+    }
+
+    /// Take `amount` Health from a unit, the Overmind allocating hits across an Alien Unit's
+    /// models, a wounded model first.
+    pub fn apply_damage(&mut self, unit: &str, first: &str, amount: u32, by: Option<&str>) {
+        let mut target = first.to_string();
+        for _ in 0..amount {
+            let Some(u) = self.st.unit(unit) else {
+                return;
+            };
+            if u.models.is_empty() {
+                return;
+            }
+            if u.models.len() > 1 && u.side == Side::Overmind {
+                let wounded: Vec<String> = u
+                    .models
+                    .iter()
+                    .filter(|m| m.health < m.max_health)
+                    .map(|m| m.id.clone())
+                    .collect();
+                let options: Vec<String> = if wounded.is_empty() {
+                    u.models.iter().map(|m| m.id.clone()).collect()
+                } else {
+                    wounded
+                };
+                let i = self.ask(
+                    Side::Overmind,
+                    DecisionKind::HitAllocation,
+                    format!("Which model of {unit} takes the next hit?"),
+                    options.iter().map(|s| Choice::Id(s.clone())).collect(),
+                );
+                target = options.get(i).cloned().unwrap_or_else(|| options[0].clone());
+            } else if let Some(m) = u.models.first() {
+                target = m.id.clone();
+            }
+            let Some(m) = self.st.model_mut(&target) else {
+                return;
+            };
+            m.health = m.health.saturating_sub(1);
+            let health = m.health;
+            self.emit(Event::Damage {
+                model: target.clone(),
+                amount: 1,
+                health,
+            });
+            if health == 0 {
+                self.kill(unit, &target, by);
+            }
+        }
+    }
+
+    fn kill(&mut self, unit: &str, model: &str, by: Option<&str>) {
+        if let Some(u) = self.st.unit_mut(unit) {
+            u.models.retain(|m| m.id != model);
+        }
+        self.st.moved();
+        self.emit(Event::ModelKilled {
+            model: model.to_string(),
+            unit: unit.to_string(),
+            by: by.map(str::to_string),
+        });
+        if let Some(killer) = by.and_then(|b| self.st.unit_mut(b)) {
+            if killer.side == Side::Heroes {
+                killer.xp += 1;
+            }
+        }
+    }
+
+    fn set_status(&mut self, model: &str, change: StatusChange) {
+        if let Some(m) = self.st.model_mut(model) {
+            match &change {
+                StatusChange::KnockedDown => m.status.knocked_down = true,
+                StatusChange::StoodUp => m.status.knocked_down = false,
+                StatusChange::Stunned => m.status.stunned = true,
+                StatusChange::Recovered => m.status.stunned = false,
+                StatusChange::Shaken { by } => m.status.shaken_by = Some(by.clone()),
+                StatusChange::PushedBack { .. } => {}
+            }
+        }
+        self.emit(Event::Status {
+            model: model.to_string(),
+            status: change,
+        });
+    }
+
+    fn apply_effect(&mut self, model: &str, e: Effect, by_unit: &str, from: Pos) {
+        match e {
+            Effect::KnockDown => self.set_status(model, StatusChange::KnockedDown),
+            Effect::Stun => self.set_status(model, StatusChange::Stunned),
+            Effect::Shaken => self.shaken(model, by_unit),
+            Effect::PushBack => self.push_back(model, from),
+        }
+    }
+
+    /// Push Back: the owner moves the model to one of the 3 squares away from the attacker;
+    /// with none free, it is Stunned instead.
+    fn push_back(&mut self, model: &str, from: Pos) {
+        let Some((u, m)) = self.st.find_model(model) else {
+            return;
+        };
+        let (owner, at) = (u.side, m.pos);
+        let (sx, sy) = ((at.x - from.x).signum(), (at.y - from.y).signum());
+        let dirs: Vec<(i32, i32)> = match (sx, sy) {
+            (0, 0) => Vec::new(),
+            (sx, 0) => vec![(sx, 0), (sx, -1), (sx, 1)],
+            (0, sy) => vec![(0, sy), (-1, sy), (1, sy)],
+            (sx, sy) => vec![(sx, sy), (sx, 0), (0, sy)],
+        };
+        let map = self.map();
+        let o = self.obstacles();
+        let options: Vec<Pos> = dirs
+            .into_iter()
+            .map(|(dx, dy)| Pos::new(at.x + dx, at.y + dy))
+            .filter(|&q| can_step(&map, &o, at, q))
+            .collect();
+        match self.ask_square(owner, DecisionKind::PushBack, format!("Where is {model} pushed back to?"), options) {
+            None => self.set_status(model, StatusChange::Stunned),
+            Some(q) => {
+                self.set_status(model, StatusChange::PushedBack { to: q });
+                self.walk(&Mover::Model(model.to_string()), &[at, q], true);
+            }
+        }
+    }
+
+    /// Shaken: at once a Move action as far as possible from the cause; may not attack it this
+    /// round.
+    pub fn shaken(&mut self, model: &str, cause_unit: &str) {
+        self.set_status(
+            model,
+            StatusChange::Shaken {
+                by: cause_unit.to_string(),
+            },
+        );
+        let Some((u, m)) = self.st.find_model(model) else {
+            return;
+        };
+        let (owner, at) = (u.side, m.pos);
+        let movement = self.stats(owner, m).movement;
+        let cause: Vec<Pos> = self
+            .st
+            .unit(cause_unit)
+            .map(|u| u.models.iter().map(|m| m.pos).collect())
+            .unwrap_or_default();
+        if cause.is_empty() || movement == 0 {
+            return;
+        }
+        let map = self.map();
+        let o = self.obstacles();
+        let far = |p: Pos| cause.iter().map(|&c| p.distance(c)).min().unwrap_or(0);
+        let reach = reachable(&map, &o, at, movement);
+        let best = reach.iter().map(|&(p, _)| far(p)).max().unwrap_or(0);
+        let options: Vec<Pos> = reach.iter().filter(|&&(p, _)| far(p) == best).map(|&(p, _)| p).collect();
+        if options.contains(&at) {
+            return;
+        }
+        if let Some(dest) = self.ask_square(owner, DecisionKind::Destination, format!("{model} is Shaken: where does it flee?"), options) {
+            if let Some(path) = crate::movement::shortest_path(&map, &o, at, dest) {
+                self.walk(&Mover::Model(model.to_string()), &path, true);
+            }
+        }
+    }
+}

@@ -1,0 +1,31 @@
+//! The content a game is played with: hero profiles, Alien Types and Alien Behaviours.
+
+use crate::behaviour::Behaviour;
+use crate::profile::{AlienType, HeroProfile};
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+/// Everything packs provide. The host may swap entries between actions (hot reload): units on
+/// the map keep position and health and take the new stats at their next use.
+#[derive(Clone, Default)]
+pub struct Content {
+    pub heroes: BTreeMap<String, HeroProfile>,
+    pub aliens: BTreeMap<String, AlienType>,
+    pub behaviours: BTreeMap<String, Rc<dyn Behaviour>>,
+}
+
+impl std::fmt::Debug for Content {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Content")
+            .field("heroes", &self.heroes.keys().collect::<Vec<_>>())
+            .field("aliens", &self.aliens.keys().collect::<Vec<_>>())
+            .field("behaviours", &self.behaviours.keys().collect::<Vec<_>>())
+            .finish()
+    }
+}
+
+impl Content {
+    pub fn add_behaviour(&mut self, id: &str, b: Rc<dyn Behaviour>) {
+        self.behaviours.insert(id.to_string(), b);
+    }
+}

@@ -1,0 +1,144 @@
+//! Decisions the rules leave to a player, and the controllers that answer them.
+
+use crate::geom::Pos;
+use crate::state::{GameState, Side};
+use serde::{Deserialize, Serialize};
+use std::collections::VecDeque;
+
+/// What a decision is about, so controllers (AI, tests) can answer by kind.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DecisionKind {
+    /// Which of a unit's behaviours to perform.
+    Behaviour,
+    /// Where to put a revealed model.
+    Placement,
+    /// Which of several simultaneously revealed Blips resolves first.
+    RevealOrder,
+    /// Which equally good square to end a move on.
+    Destination,
+    /// Which model of a unit takes the next hit.
+    HitAllocation,
+    /// Which model of a unit moves next.
+    ModelOrder,
+    /// Where a pushed-back model goes.
+    PushBack,
+    /// A behaviour's own question (`game:choose`).
+    Choice,
+    /// A yes/no question (`game:confirm`): option 0 = yes, 1 = no.
+    Confirm,
+}
+
+/// One option of a decision.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Choice {
+    Square(Pos),
+    Id(String),
+}
+
+impl std::fmt::Display for Choice {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Choice::Square(p) => write!(f, "{p}"),
+            Choice::Id(s) => f.write_str(s),
+        }
+    }
+}
+
+/// A request for a choice: answered with an index into `options`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Decision {
+    pub who: Side,
+    pub kind: DecisionKind,
+    pub prompt: String,
+    pub options: Vec<Choice>,
+}
+
+/// Answers decisions for one side. The state is passed for context; a Heroes controller must
+/// only look at `state.view(Side::Heroes)` (the built-in ones do).
+pub trait Controller {
+    /// Pick one of `decision.options` by index. Out-of-range answers are taken as 0.
+    fn decide(&mut self, state: &GameState, decision: &Decision) -> usize;
+}
+
+/// Always the first option: the deterministic fallback.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct FirstOption;
+
+impl Controller for FirstOption {
+    fn decide(&mut self, _: &GameState, _: &Decision) -> usize {
+        0
+    }
+}
+
+/// Answers from a list, in order (replays, tests); then falls back to another controller.
+pub struct Scripted<C = FirstOption> {
+    pub answers: VecDeque<usize>,
+    pub fallback: C,
+}
+
+impl Scripted<FirstOption> {
+    #[must_use]
+    pub fn new(answers: impl IntoIterator<Item = usize>) -> Self {
+        Scripted {
+            answers: answers.into_iter().collect(),
+            fallback: FirstOption,
+        }
+    }
+}
+
+impl<C: Controller> Controller for Scripted<C> {
+    fn decide(&mut self, state: &GameState, d: &Decision) -> usize {
+        match self.answers.pop_front() {
+            Some(a) => a,
+            None => self.fallback.decide(state, d),
+        }
+    }
+}
+
+/// A record of one answered decision, kept for saves and replays.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Answer {
+    pub who: Side,
+    pub kind: DecisionKind,
+    pub index: usize,
+}
+
+/// Both sides' controllers, with a record of every answer given.
+pub struct Controllers {
+    pub heroes: Box<dyn Controller>,
+    pub overmind: Box<dyn Controller>,
+    pub answers: Vec<Answer>,
+}
+
+impl Controllers {
+    pub fn new(heroes: Box<dyn Controller>, overmind: Box<dyn Controller>) -> Self {
+        Controllers {
+            heroes,
+            overmind,
+            answers: Vec::new(),
+        }
+    }
+
+    /// Ask the decision's side; a single option is taken without asking.
+    pub fn ask(&mut self, state: &GameState, d: &Decision) -> usize {
+        if d.options.len() <= 1 {
+            return 0;
+        }
+        let c = match d.who {
+            Side::Heroes => &mut self.heroes,
+            Side::Overmind => &mut self.overmind,
+        };
+        let mut i = c.decide(state, d);
+        if i >= d.options.len() {
+            i = 0;
+        }
+        self.answers.push(Answer {
+            who: d.who,
+            kind: d.kind,
+            index: i,
+        });
+        i
+    }
+}

@@ -1,0 +1,159 @@
+//! The rules engine's working context: one action's state, content, controllers and events.
+
+use crate::action::ActionError;
+use crate::content::Content;
+use crate::decision::{Choice, Controllers, Decision, DecisionKind};
+use crate::event::Event;
+use crate::geom::Pos;
+use crate::map::Obstacles;
+use crate::profile::{Effect, Shoot};
+use crate::state::{GameState, Model, Side};
+use std::sync::Arc;
+
+/// Stats of one model right now (Hero dial applied).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Stats {
+    pub movement: u32,
+    pub melee: u32,
+    pub defence: u32,
+    pub fear: u32,
+    pub shoot: Option<Shoot>,
+    pub melee_effects: Vec<Effect>,
+    pub shoot_effects: Vec<Effect>,
+}
+
+/// Everything one action needs while it resolves. All state changes go through here.
+pub(crate) struct Engine<'a> {
+    pub st: &'a mut GameState,
+    pub content: &'a Content,
+    pub ctl: &'a mut Controllers,
+    pub events: Vec<Event>,
+    /// Whose doing the effects now resolving are (RULES.md §7 reveal triggers).
+    pub actor: Side,
+    /// Behaviours now performing, nested.
+    pub depth: u32,
+}
+
+impl<'a> Engine<'a> {
+    pub fn new(st: &'a mut GameState, content: &'a Content, ctl: &'a mut Controllers) -> Self {
+        let actor = match st.phase {
+            crate::state::Phase::Overmind => Side::Overmind,
+            _ => Side::Heroes,
+        };
+        Engine {
+            st,
+            content,
+            ctl,
+            events: Vec::new(),
+            actor,
+            depth: 0,
+        }
+    }
+
+    pub fn emit(&mut self, e: Event) {
+        self.events.push(e);
+    }
+
+    /// Ask a side to choose; returns the chosen option's index.
+    pub fn ask(&mut self, who: Side, kind: DecisionKind, prompt: String, options: Vec<Choice>) -> usize {
+        let d = Decision {
+            who,
+            kind,
+            prompt,
+            options,
+        };
+        self.ctl.ask(self.st, &d)
+    }
+
+    /// Ask for one of several squares (sorted for determinism).
+    pub fn ask_square(&mut self, who: Side, kind: DecisionKind, prompt: String, mut squares: Vec<Pos>) -> Option<Pos> {
+        squares.sort_by_key(|p| (p.y, p.x));
+        squares.dedup();
+        if squares.is_empty() {
+            return None;
+        }
+        let i = self.ask(who, kind, prompt, squares.iter().map(|&p| Choice::Square(p)).collect());
+        squares.get(i).copied()
+    }
+
+    pub fn obstacles(&mut self) -> Obstacles {
+        self.st.obstacles().clone()
+    }
+
+    pub fn los(&mut self, a: Pos, b: Pos) -> bool {
+        self.st.los(a, b)
+    }
+
+    pub fn map(&self) -> Arc<crate::map::Map> {
+        Arc::clone(&self.st.map)
+    }
+
+    /// Current stats of a model of `side`.
+    pub fn stats(&self, side: Side, m: &Model) -> Stats {
+        match side {
+            Side::Heroes => match self.content.heroes.get(&m.kind) {
+                Some(p) => {
+                    let (melee, defence) = p.dial_at(m.health);
+                    Stats {
+                        movement: p.movement,
+                        melee,
+                        defence,
+                        fear: 0,
+                        shoot: p.shoot,
+                        melee_effects: p.melee_effects.clone(),
+                        shoot_effects: p.shoot_effects.clone(),
+                    }
+                }
+                None => Stats::default(),
+            },
+            Side::Overmind => match self.content.aliens.get(&m.kind) {
+                Some(t) => Stats {
+                    movement: t.movement,
+                    melee: t.melee,
+                    defence: t.defence,
+                    fear: t.fear,
+                    shoot: t.shoot,
+                    melee_effects: t.melee_effects.clone(),
+                    shoot_effects: t.shoot_effects.clone(),
+                },
+                None => Stats::default(),
+            },
+        }
+    }
+
+    /// Stats of a model by id.
+    pub fn model_stats(&self, model_id: &str) -> Option<Stats> {
+        let (u, m) = self.st.find_model(model_id)?;
+        Some(self.stats(u.side, m))
+    }
+
+    /// The unit and model named by `id`: a model id, or a unit id meaning its first model.
+    pub fn resolve_model(&self, id: &str) -> Option<(String, String)> {
+        if let Some((u, m)) = self.st.find_model(id) {
+            return Some((u.id.clone(), m.id.clone()));
+        }
+        let u = self.st.unit(id)?;
+        let m = u.models.first()?;
+        Some((u.id.clone(), m.id.clone()))
+    }
+
+    /// Side owning a unit id, if it exists.
+    pub fn side_of(&self, unit: &str) -> Option<Side> {
+        self.st.unit(unit).map(|u| u.side)
+    }
+
+    /// Run `f`; if it fails, put the state and the events back as they were.
+    pub fn transaction<T>(&mut self, f: impl FnOnce(&mut Self) -> Result<T, ActionError>) -> Result<T, ActionError> {
+        let snapshot = self.st.clone();
+        let n = self.events.len();
+        let answers = self.ctl.answers.len();
+        let r = f(self);
+        if r.is_err() {
+            *self.st = snapshot;
+            self.events.truncate(n);
+            // Answers given inside a refused action are not part of the game.
+            self.ctl.answers.truncate(answers);
+        }
+        r
+    }
+}

@@ -1,0 +1,221 @@
+//! Moving models and Blips step by step, with the interrupts each step can cause (RULES.md §4,
+//! §6 Overwatch and Free Attacks, §7 reveals).
+
+use crate::combat::Target;
+use crate::engine::Engine;
+use crate::event::{AttackKind, Event};
+use crate::geom::Pos;
+use crate::movement::{adjacent, can_step, shortest_path};
+use crate::state::Side;
+
+/// What is moving.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Mover {
+    Model(String),
+    Blip(String),
+}
+
+impl Mover {
+    pub fn id(&self) -> &str {
+        match self {
+            Mover::Model(s) | Mover::Blip(s) => s,
+        }
+    }
+}
+
+impl Engine<'_> {
+    /// Where the mover stands now, or `None` when it is gone (killed, revealed).
+    pub fn mover_pos(&self, m: &Mover) -> Option<Pos> {
+        match m {
+            Mover::Model(id) => self.st.find_model(id).map(|(_, m)| m.pos),
+            Mover::Blip(id) => self.st.blip(id).map(|b| b.pos),
+        }
+    }
+
+    fn mover_side(&self, m: &Mover) -> Side {
+        match m {
+            Mover::Model(id) => self
+                .st
+                .find_model(id)
+                .map_or(Side::Overmind, |(u, _)| u.side),
+            Mover::Blip(_) => Side::Overmind,
+        }
+    }
+
+    fn set_pos(&mut self, m: &Mover, p: Pos) {
+        match m {
+            Mover::Model(id) => {
+                if let Some(model) = self.st.model_mut(id) {
+                    model.pos = p;
+                }
+            }
+            Mover::Blip(id) => {
+                if let Some(b) = self.st.blips.iter_mut().find(|b| &b.id == id) {
+                    b.pos = p;
+                }
+            }
+        }
+        self.st.moved();
+    }
+
+    /// Walk `path` (start first). After every step: Overwatch may fire, and any Blip now in a
+    /// Hero's LOS is revealed. A revealed Blip's own move ends where it was revealed; any other
+    /// mover resumes towards the path's end if it lives, re-planning around new models within
+    /// the steps it has left. Forced moves (Push Back, Shaken) give no Free Attacks and trigger
+    /// no Overwatch. Returns the steps taken.
+    pub fn walk(&mut self, mover: &Mover, path: &[Pos], forced: bool) -> u32 {
+        let Some(&dest) = path.last() else {
+            return 0;
+        };
+        let allowance = path.len().saturating_sub(1) as u32;
+        let mut queue: std::collections::VecDeque<Pos> = path.iter().skip(1).copied().collect();
+        let Some(start) = self.mover_pos(mover) else {
+            return 0;
+        };
+        let mut segment = vec![start];
+        let mut taken = 0u32;
+        let side = self.mover_side(mover);
+        let mut free_attackers: Vec<String> = Vec::new();
+        while let Some(mut next) = queue.pop_front() {
+            if self.st.is_over() {
+                break;
+            }
+            let Some(cur) = self.mover_pos(mover) else {
+                break;
+            };
+            let map = self.map();
+            let obstacles = self.obstacles();
+            if !can_step(&map, &obstacles, cur, next) {
+                // Something now stands in the way: re-plan within what is left.
+                let left = allowance - taken;
+                match shortest_path(&map, &obstacles, cur, dest) {
+                    Some(p) if p.len() >= 2 && (p.len() - 1) as u32 <= left => {
+                        queue = p.into_iter().skip(1).collect();
+                        match queue.pop_front() {
+                            Some(n) => next = n,
+                            None => break,
+                        }
+                    }
+                    _ => {
+                        self.flush(mover, &mut segment, forced);
+                        self.emit(Event::MoveStopped {
+                            unit: mover.id().to_string(),
+                            at: cur,
+                            reason: format!("the way to {dest} is blocked"),
+                        });
+                        break;
+                    }
+                }
+            }
+            // Free Attacks: stepping away from adjacent enemies.
+            if !forced {
+                if let Mover::Model(id) = mover {
+                    let leaving = self.free_attack_units(side, cur, next, &free_attackers);
+                    if !leaving.is_empty() {
+                        self.flush(mover, &mut segment, forced);
+                        for u in leaving {
+                            free_attackers.push(u.clone());
+                            let _ = self.attack(&u, Target::Model(id.clone()), AttackKind::FreeAttack, 0);
+                            if self.mover_pos(mover).is_none() || self.st.is_over() {
+                                break;
+                            }
+                        }
+                        if self.mover_pos(mover).is_none() || self.st.is_over() {
+                            break;
+                        }
+                    }
+                }
+            }
+            self.set_pos(mover, next);
+            taken += 1;
+            segment.push(next);
+            if !forced {
+                self.overwatch_check(mover, side, next, &mut segment);
+                if self.mover_pos(mover).is_none() {
+                    break;
+                }
+            }
+            if !self.visible_blips().is_empty() {
+                self.flush(mover, &mut segment, forced);
+                self.check_reveals();
+                if self.mover_pos(mover).is_none() {
+                    break;
+                }
+            }
+        }
+        self.flush(mover, &mut segment, forced);
+        taken
+    }
+
+    /// Emit the steps walked since the last interrupt as one `moved` event.
+    fn flush(&mut self, mover: &Mover, segment: &mut Vec<Pos>, forced: bool) {
+        if segment.len() > 1 {
+            let path = std::mem::take(segment);
+            let last = path[path.len() - 1];
+            self.emit(Event::Moved {
+                unit: mover.id().to_string(),
+                path,
+                forced,
+            });
+            segment.push(last);
+        } else if let Some(p) = self.mover_pos(mover) {
+            segment.clear();
+            segment.push(p);
+        }
+    }
+
+    /// Enemy units with a model adjacent to `from` that able to fight, none adjacent to `to`.
+    fn free_attack_units(&self, side: Side, from: Pos, to: Pos, done: &[String]) -> Vec<String> {
+        let map = &self.st.map;
+        self.st
+            .units
+            .iter()
+            .filter(|u| u.side != side && !done.contains(&u.id))
+            .filter(|u| {
+                let near_from = u.models.iter().any(|m| {
+                    adjacent(map, m.pos, from) && !m.status.knocked_down && !m.status.stunned
+                });
+                let near_to = u.models.iter().any(|m| adjacent(map, m.pos, to));
+                near_from && !near_to
+            })
+            .map(|u| u.id.clone())
+            .collect()
+    }
+
+    /// Fire every enemy Overwatch whose shooters now see the mover within long range.
+    fn overwatch_check(&mut self, mover: &Mover, side: Side, at: Pos, segment: &mut Vec<Pos>) {
+        let watchers: Vec<String> = self
+            .st
+            .units
+            .iter()
+            .filter(|u| u.side != side && u.overwatch.is_some())
+            .map(|u| u.id.clone())
+            .collect();
+        for w in watchers {
+            if self.mover_pos(mover).is_none() || self.st.is_over() {
+                return;
+            }
+            if self.shooters(&w, at).is_empty() {
+                continue;
+            }
+            let weak = matches!(
+                self.st.unit(&w).and_then(|u| u.overwatch),
+                Some(crate::state::Overwatch::Weak)
+            );
+            if let Some(u) = self.st.unit_mut(&w) {
+                u.overwatch = None;
+            }
+            self.flush(mover, segment, false);
+            let penalty = if weak {
+                self.st.rules.weak_overwatch_penalty
+            } else {
+                0
+            };
+            let target = match mover {
+                Mover::Model(id) => Target::Model(id.clone()),
+                Mover::Blip(id) => Target::Blip(id.clone()),
+            };
+            let _ = self.attack(&w, target, AttackKind::Overwatch, penalty);
+        }
+    }
+}

@@ -1,0 +1,206 @@
+//! Hero profiles and Alien Types: the stats a unit's models fight with (RULES.md §9).
+
+use serde::{Deserialize, Serialize};
+
+/// One range band of a Shoot attack.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Band {
+    pub range: u32,
+    pub cv: u32,
+}
+
+/// Short and long Shoot bands: a target within short range must be shot with the short CV.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Shoot {
+    pub short: Band,
+    pub long: Band,
+}
+
+impl Shoot {
+    /// The Combat Value at distance `d`, or `None` when out of range.
+    #[must_use]
+    pub fn cv_at(&self, d: u32) -> Option<u32> {
+        if d <= self.short.range {
+            Some(self.short.cv)
+        } else if d <= self.long.range {
+            Some(self.long.cv)
+        } else {
+            None
+        }
+    }
+
+    #[must_use]
+    pub fn max_range(&self) -> u32 {
+        self.long.range.max(self.short.range)
+    }
+}
+
+/// Special Combat Effects an attack may carry (RULES.md §6).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Effect {
+    KnockDown,
+    PushBack,
+    Shaken,
+    Stun,
+}
+
+/// Stats that change as a Hero's Health dial turns.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DialStep {
+    /// This step applies while Health is at least this.
+    pub from: u32,
+    pub melee: u32,
+    pub defence: u32,
+}
+
+/// A Hero's card (`heroes/*.toml`). Example numbers unless an owner types in the printed ones.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HeroProfile {
+    pub id: String,
+    pub name: String,
+    #[serde(default = "default_hero_health")]
+    pub health: u32,
+    pub movement: u32,
+    #[serde(default)]
+    pub shoot: Option<Shoot>,
+    #[serde(default)]
+    pub melee_effects: Vec<Effect>,
+    #[serde(default)]
+    pub shoot_effects: Vec<Effect>,
+    /// Health dial, any order; the step with the highest `from` not above current Health
+    /// applies.
+    pub dial: Vec<DialStep>,
+}
+
+fn default_hero_health() -> u32 {
+    8
+}
+
+impl HeroProfile {
+    /// Melee and Defence at the given Health.
+    #[must_use]
+    pub fn dial_at(&self, health: u32) -> (u32, u32) {
+        self.dial
+            .iter()
+            .filter(|s| s.from <= health)
+            .max_by_key(|s| s.from)
+            .or_else(|| self.dial.iter().min_by_key(|s| s.from))
+            .map_or((1, 1), |s| (s.melee, s.defence))
+    }
+
+    /// Problems with the numbers, each naming the field.
+    pub fn validate(&self) -> Vec<String> {
+        let mut p = Vec::new();
+        if self.health == 0 {
+            p.push("health: expected at least 1".into());
+        }
+        if self.movement == 0 {
+            p.push("movement: expected at least 1".into());
+        }
+        if self.dial.is_empty() {
+            p.push("dial: expected at least one step".into());
+        }
+        if let Some(s) = &self.shoot {
+            if s.short.range > s.long.range {
+                p.push("shoot: short range must not exceed long range".into());
+            }
+        }
+        p
+    }
+}
+
+/// How a Blip's unit is made up: up to `max` models of the type, optionally led by one model of
+/// another type.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Makeup {
+    pub max: u32,
+    #[serde(default)]
+    pub leader: Option<String>,
+}
+
+/// An Alien Type (filled from a Lua script by the `scripting` crate).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AlienType {
+    pub id: String,
+    pub name: String,
+    pub unit: Makeup,
+    pub movement: u32,
+    pub melee: u32,
+    pub defence: u32,
+    pub health: u32,
+    #[serde(default)]
+    pub fear: u32,
+    #[serde(default)]
+    pub shoot: Option<Shoot>,
+    #[serde(default)]
+    pub melee_effects: Vec<Effect>,
+    #[serde(default)]
+    pub shoot_effects: Vec<Effect>,
+    /// Ids of the Alien Behaviours this type may perform.
+    #[serde(default)]
+    pub behaviours: Vec<String>,
+}
+
+impl AlienType {
+    /// Problems with the numbers, each naming the field.
+    pub fn validate(&self) -> Vec<String> {
+        let mut p = Vec::new();
+        if self.health == 0 {
+            p.push("health: expected at least 1".into());
+        }
+        if self.unit.max == 0 || self.unit.max > 12 {
+            p.push(format!(
+                "unit.max: expected 1 to 12, found {}",
+                self.unit.max
+            ));
+        }
+        if self.movement > 20 {
+            p.push("movement: expected at most 20".into());
+        }
+        if let Some(s) = &self.shoot {
+            if s.short.range > s.long.range {
+                p.push("shoot: short range must not exceed long range".into());
+            }
+        }
+        p
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn short_band_wins_inside_short_range() {
+        let s = Shoot {
+            short: Band { range: 3, cv: 4 },
+            long: Band { range: 8, cv: 2 },
+        };
+        assert_eq!(s.cv_at(3), Some(4));
+        assert_eq!(s.cv_at(4), Some(2));
+        assert_eq!(s.cv_at(9), None);
+    }
+
+    #[test]
+    fn dial_picks_highest_step_reached() {
+        let h: HeroProfile = toml::from_str(
+            r#"id = "x"
+name = "X"
+movement = 5
+dial = [{ from = 6, melee = 3, defence = 3 }, { from = 1, melee = 1, defence = 2 },
+        { from = 3, melee = 2, defence = 2 }]"#,
+        )
+        .unwrap();
+        assert_eq!(h.health, 8);
+        assert_eq!(h.dial_at(8), (3, 3));
+        assert_eq!(h.dial_at(5), (2, 2));
+        assert_eq!(h.dial_at(1), (1, 2));
+    }
+}

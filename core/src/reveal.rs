@@ -1,0 +1,238 @@
+//! Flipping Blip Tokens: when, placing the models, and whether a behaviour follows (RULES.md §7).
+
+use crate::decision::{Choice, DecisionKind};
+use crate::engine::Engine;
+use crate::event::{Event, PlacedModel, RevealCause};
+use crate::geom::{Dir, Pos};
+use crate::movement::adjacent;
+use crate::rules::RevealTrigger;
+use crate::state::{Contents, Model, Side, Status, Unit};
+
+impl Engine<'_> {
+    /// Face-down Blips now in the Line of Sight of some Hero model, in id order.
+    pub fn visible_blips(&mut self) -> Vec<String> {
+        let heroes: Vec<Pos> = self.st.hero_models().map(|m| m.pos).collect();
+        let blips: Vec<(String, Pos)> = self.st.blips.iter().map(|b| (b.id.clone(), b.pos)).collect();
+        let mut out = Vec::new();
+        for (id, bp) in blips {
+            if heroes.iter().any(|&h| self.los(h, bp)) {
+                out.push(id);
+            }
+        }
+        out
+    }
+
+    /// Reveal every Blip that has entered a Hero's LOS, in the Overmind's order, each followed
+    /// by its behaviour when triggered. Repeats until none is left in sight.
+    pub fn check_reveals(&mut self) {
+        // Bounded: each pass removes at least one Blip.
+        for _ in 0..=self.st.blips.len() {
+            let mut seen = self.visible_blips();
+            if seen.is_empty() {
+                return;
+            }
+            let cause = match self.actor {
+                Side::Heroes => RevealCause::Hero,
+                Side::Overmind => RevealCause::Overmind,
+            };
+            while !seen.is_empty() {
+                let i = if seen.len() > 1 {
+                    self.ask(
+                        Side::Overmind,
+                        DecisionKind::RevealOrder,
+                        "Several Blips are revealed at once: which resolves first?".into(),
+                        seen.iter().map(|s| Choice::Id(s.clone())).collect(),
+                    )
+                } else {
+                    0
+                };
+                let id = seen.remove(i.min(seen.len() - 1));
+                if self.st.blip(&id).is_none() {
+                    continue;
+                }
+                let by = self.actor;
+                if let Some((unit, triggers)) = self.reveal(&id, cause, by) {
+                    if triggers {
+                        self.perform_behaviour(&unit);
+                    }
+                }
+                if self.st.is_over() {
+                    return;
+                }
+            }
+        }
+    }
+
+    /// Flip a Blip: remove a Decoy, or place the unit's models. Returns the new unit's id and
+    /// whether it triggers an Alien Behaviour; the caller performs it (after damage, for a
+    /// damage-triggered reveal).
+    pub fn reveal(&mut self, blip_id: &str, cause: RevealCause, by: Side) -> Option<(String, bool)> {
+        let idx = self.st.blips.iter().position(|b| b.id == blip_id)?;
+        let blip = self.st.blips.remove(idx);
+        self.st.moved();
+        let contents = blip.contents.clone().unwrap_or(Contents::Decoy);
+        let (type_id, size, leader) = match contents {
+            Contents::Decoy => {
+                self.emit(Event::BlipRevealed {
+                    blip: blip.id.clone(),
+                    at: blip.pos,
+                    cause,
+                    by,
+                    triggers_behaviour: false,
+                    why: "a Decoy holds no unit".into(),
+                    type_id: None,
+                    decoy: Some(true),
+                });
+                self.emit(Event::DecoyRemoved {
+                    blip: blip.id.clone(),
+                    at: blip.pos,
+                });
+                return None;
+            }
+            Contents::Unit {
+                type_id,
+                size,
+                leader,
+            } => (type_id, size, leader),
+        };
+        let mut kinds: Vec<String> = Vec::new();
+        if let Some(l) = leader {
+            kinds.push(l);
+        }
+        kinds.extend(std::iter::repeat_n(type_id.clone(), size.max(1) as usize));
+        let unit_id = blip.id.clone();
+        let mut placed: Vec<PlacedModel> = Vec::new();
+        let mut models: Vec<Model> = Vec::new();
+        let mut lost = 0;
+        for (n, kind) in kinds.iter().enumerate() {
+            let at = if n == 0 {
+                Some(blip.pos)
+            } else {
+                let options = self.placement_squares(&models);
+                self.ask_square(
+                    Side::Overmind,
+                    DecisionKind::Placement,
+                    format!("Where does {} of {unit_id} go?", kind),
+                    options,
+                )
+            };
+            let Some(at) = at else {
+                lost += 1;
+                continue;
+            };
+            let max_health = self.content.aliens.get(kind).map_or(1, |t| t.health.max(1));
+            let id = format!("{unit_id}.{}", models.len() + 1);
+            placed.push(PlacedModel {
+                id: id.clone(),
+                at,
+                type_id: kind.clone(),
+            });
+            models.push(Model {
+                id,
+                kind: kind.clone(),
+                pos: at,
+                health: max_health,
+                max_health,
+                status: Status::default(),
+            });
+        }
+        let unit = Unit {
+            id: unit_id.clone(),
+            side: Side::Overmind,
+            models,
+            activated: blip.activated,
+            used: blip.used.clone(),
+            overwatch: None,
+            xp: 0,
+            from_blip: Some(blip.id.clone()),
+            extracted: false,
+        };
+        self.st.units.push(unit);
+        self.st.moved();
+        let (triggers, why) = self.reveal_triggers(&unit_id, by);
+        self.emit(Event::BlipRevealed {
+            blip: blip.id.clone(),
+            at: blip.pos,
+            cause,
+            by,
+            triggers_behaviour: triggers,
+            why,
+            type_id: Some(type_id.clone()),
+            decoy: Some(false),
+        });
+        self.emit(Event::ModelsPlaced {
+            unit: unit_id.clone(),
+            type_id,
+            models: placed,
+        });
+        if lost > 0 {
+            self.emit(Event::ModelLost {
+                unit: unit_id.clone(),
+                reason: format!("{lost} model(s) had no free square to be placed on"),
+            });
+        }
+        Some((unit_id, triggers))
+    }
+
+    /// Free squares adjacent to an already placed model (through openings, into buildings).
+    fn placement_squares(&mut self, placed: &[Model]) -> Vec<Pos> {
+        let map = self.map();
+        let mut o = self.obstacles();
+        for m in placed {
+            o.insert(m.pos);
+        }
+        let mut out = Vec::new();
+        for m in placed {
+            for d in Dir::ALL {
+                let q = m.pos.offset(d);
+                if !map.blocked(&o, q) && adjacent(&map, m.pos, q) && !out.contains(&q) {
+                    out.push(q);
+                }
+            }
+        }
+        out
+    }
+
+    /// RULES.md §7: a reveal the Heroes caused always triggers; one the Overmind caused only
+    /// per `overmind_reveal_trigger`.
+    pub fn reveal_triggers(&mut self, unit_id: &str, by: Side) -> (bool, String) {
+        if by == Side::Heroes {
+            return (true, "revealed by the Hero Players".into());
+        }
+        let Some(unit) = self.st.unit(unit_id) else {
+            return (false, "the unit is gone".into());
+        };
+        let unit_squares: Vec<Pos> = unit.models.iter().map(|m| m.pos).collect();
+        let unit_range = unit
+            .models
+            .iter()
+            .filter_map(|m| self.stats(Side::Overmind, m).shoot.map(|s| s.max_range()))
+            .max();
+        let heroes: Vec<(Pos, Option<u32>)> = self
+            .st
+            .units
+            .iter()
+            .filter(|u| u.side == Side::Heroes)
+            .flat_map(|u| u.models.iter())
+            .map(|m| (m.pos, self.stats(Side::Heroes, m).shoot.map(|s| s.max_range())))
+            .collect();
+        let dist = |a: Pos| unit_squares.iter().map(|&b| a.distance(b)).min().unwrap_or(u32::MAX);
+        match self.st.rules.overmind_reveal_trigger {
+            RevealTrigger::Always => (true, "the Overmind's reveals always trigger (rules.toml)".into()),
+            RevealTrigger::Never => (false, "the Overmind's reveals never trigger (rules.toml)".into()),
+            RevealTrigger::HeroShootRange => {
+                if heroes.iter().any(|&(p, r)| r.is_some_and(|r| dist(p) <= r)) {
+                    (true, "revealed by the Overmind within a Hero's Shoot range".into())
+                } else {
+                    (false, "revealed by the Overmind outside every Hero's Shoot range".into())
+                }
+            }
+            RevealTrigger::UnitShootRange => match unit_range {
+                Some(r) if heroes.iter().any(|&(p, _)| dist(p) <= r) => {
+                    (true, "revealed by the Overmind with a Hero in its Shoot range".into())
+                }
+                _ => (false, "revealed by the Overmind with no Hero in its Shoot range".into()),
+            },
+        }
+    }
+}
