@@ -8,6 +8,7 @@ Everything changes through [`Game::apply`], which returns the [`Event`]s that ha
 */
 
 pub mod action;
+pub mod ai;
 
 pub mod behaviour;
 mod combat;
@@ -22,6 +23,7 @@ pub mod los;
 pub mod map;
 pub mod mission;
 mod motion;
+pub mod native;
 pub mod movement;
 pub mod profile;
 mod reveal;

@@ -254,7 +254,13 @@ impl<'t> Parser<'t> {
         self.error_at(kind, line, column, message);
     }
 
-    fn error_at(&mut self, kind: ErrorKind, line: usize, column: usize, message: impl Into<String>) {
+    fn error_at(
+        &mut self,
+        kind: ErrorKind,
+        line: usize,
+        column: usize,
+        message: impl Into<String>,
+    ) {
         self.errors.push(MissionError {
             path: self.path.to_path_buf(),
             line,
@@ -291,7 +297,11 @@ impl<'t> Parser<'t> {
             for e in syntax {
                 let offset = e.span().map_or(0, |s| s.start);
                 let message = e.message().lines().collect::<Vec<_>>().join("; ");
-                self.error(ErrorKind::Syntax, offset, format!("invalid TOML: {message}"));
+                self.error(
+                    ErrorKind::Syntax,
+                    offset,
+                    format!("invalid TOML: {message}"),
+                );
             }
             return self.finish(None);
         }
@@ -412,7 +422,8 @@ impl<'t> Parser<'t> {
             return None;
         };
 
-        let drawn = |r: &[(char, usize)]| r.len() - r.iter().rev().take_while(|&&(c, _)| c == ' ').count();
+        let drawn =
+            |r: &[(char, usize)]| r.len() - r.iter().rev().take_while(|&&(c, _)| c == ' ').count();
         let full = drawn(first);
         if full < 3 || full % 2 == 0 {
             let at = first.first().map_or(span.start, |&(_, o)| o);
@@ -547,7 +558,12 @@ impl<'t> Parser<'t> {
             let item_span = item.span();
             let DeValue::Table(table) = item.get_ref() else {
                 let what = format!("an entry of `{}`", side.key());
-                self.wrong_type(item_span, &what, item.get_ref(), "a table with `id` and `at`");
+                self.wrong_type(
+                    item_span,
+                    &what,
+                    item.get_ref(),
+                    "a table with `id` and `at`",
+                );
                 continue;
             };
             let mut id = None;
@@ -781,6 +797,8 @@ at = [0, 1]
     fn io_error_names_the_path() {
         let err = Mission::load("/nonexistent/overmind/x.toml").expect_err("missing file");
         assert_eq!(err.0[0].kind, ErrorKind::Io);
-        assert!(err.to_string().starts_with("/nonexistent/overmind/x.toml: cannot read"));
+        assert!(err
+            .to_string()
+            .starts_with("/nonexistent/overmind/x.toml: cannot read"));
     }
 }

@@ -42,7 +42,8 @@ impl<'a> LineIndex<'a> {
     /// Byte offset of the first character of a 1-based line, if the text has that line.
     #[must_use]
     pub fn line_start(&self, line: usize) -> Option<usize> {
-        line.checked_sub(1).and_then(|i| self.starts.get(i).copied())
+        line.checked_sub(1)
+            .and_then(|i| self.starts.get(i).copied())
     }
 
     /// The number of lines (a text ending in a newline has an empty last line).
@@ -126,7 +127,10 @@ fn scan_string(raw: &str) -> Option<(Vec<(char, usize)>, usize)> {
     }
     let body = raw.get(start..end)?;
     if literal {
-        return Some((body.char_indices().map(|(i, c)| (c, start + i)).collect(), end));
+        return Some((
+            body.char_indices().map(|(i, c)| (c, start + i)).collect(),
+            end,
+        ));
     }
     let mut out = Vec::with_capacity(body.len());
     let mut it = body.char_indices().peekable();
@@ -215,7 +219,6 @@ mod tests {
         assert!(!s.exact);
         assert!(s.chars.iter().all(|&(_, o)| o == 4));
     }
-
 
     #[test]
     fn first_character_is_1_1() {

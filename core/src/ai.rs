@@ -1,0 +1,269 @@
+//! The built-in AI for both sides: legal, sensible, deterministic (no peeking for the Heroes).
+
+use crate::action::Action;
+use crate::content::Content;
+use crate::decision::{Choice, Controller, Controllers, Decision, DecisionKind};
+use crate::game::Game;
+use crate::geom::Pos;
+use crate::los::LineOfSight;
+use crate::map::Obstacles;
+use crate::movement::{adjacent, reachable, towards, Goal};
+use crate::state::{ActionKind, GameState, Objective, Side, Unit};
+
+/// Chooses a side's next action.
+pub trait Player {
+    /// The next action for the side whose phase it is. `End` is always legal.
+    fn next_action(&mut self, game: &Game, content: &Content) -> Action;
+}
+
+/// Answers decisions sensibly: placements and destinations close to the enemy, the rest first.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct AiController;
+
+impl Controller for AiController {
+    fn decide(&mut self, state: &GameState, d: &Decision) -> usize {
+        match d.kind {
+            DecisionKind::Placement | DecisionKind::Destination => {
+                let enemies: Vec<Pos> = state
+                    .units
+                    .iter()
+                    .filter(|u| u.side != d.who)
+                    .flat_map(|u| u.models.iter().map(|m| m.pos))
+                    .collect();
+                let near = |p: Pos| enemies.iter().map(|&e| p.distance(e)).min().unwrap_or(0);
+                d.options
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, c)| match c {
+                        Choice::Square(p) => Some((near(*p), i)),
+                        Choice::Id(_) => None,
+                    })
+                    .min()
+                    .map_or(0, |(_, i)| i)
+            }
+            _ => 0,
+        }
+    }
+}
+
+fn los(state: &GameState, o: &Obstacles, a: Pos, b: Pos) -> bool {
+    state.rules.los.visible(&state.map, o, a, b)
+}
+
+/// The Heroes' AI: advance, shoot or fight what they see, keep out of reach when hurt.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct HeroAi;
+
+/// The Overmind's AI: Blips close in out of sight, flip when near, revealed units attack.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct OvermindAi;
+
+fn attack_action(state: &GameState, content: &Content, u: &Unit, o: &Obstacles, targets: &[(String, Pos)]) -> Option<Action> {
+    if u.models.iter().all(|m| m.status.knocked_down || m.status.stunned) {
+        return None;
+    }
+    let shoot_range = |kind: &str| match u.side {
+        Side::Heroes => content.heroes.get(kind).and_then(|p| p.shoot).map(|s| s.max_range()),
+        Side::Overmind => content.aliens.get(kind).and_then(|t| t.shoot).map(|s| s.max_range()),
+    };
+    let melee_ok = !u.used.contains(&ActionKind::Melee);
+    let shoot_ok = !u.used.contains(&ActionKind::Shoot);
+    // Melee an adjacent enemy first, else shoot the nearest in range and sight.
+    for model in &u.models {
+        for (id, p) in targets {
+            if melee_ok && adjacent(&state.map, model.pos, *p) && los(state, o, model.pos, *p) && model.status.shaken_by.is_none() {
+                return Some(Action::Melee { unit: u.id.clone(), target: id.clone() });
+            }
+        }
+    }
+    if shoot_ok {
+        let mut best: Option<(u32, String)> = None;
+        for model in &u.models {
+            let Some(r) = shoot_range(&model.kind) else { continue };
+            for (id, p) in targets {
+                let d = model.pos.distance(*p);
+                if d <= r && !adjacent(&state.map, model.pos, *p) && los(state, o, model.pos, *p) && best.as_ref().is_none_or(|(bd, _)| d < *bd) {
+                    best = Some((d, id.clone()));
+                }
+            }
+        }
+        if let Some((_, id)) = best {
+            return Some(Action::Shoot { unit: u.id.clone(), target: id });
+        }
+    }
+    None
+}
+
+/// Move `model` up to `steps` towards `goal`; `None` if it cannot get any closer.
+fn step_towards(state: &GameState, o: &Obstacles, from: Pos, goal: Goal, steps: u32) -> Option<Pos> {
+    let t = towards(&state.map, o, from, goal, steps);
+    let end = *t.ends.first()?;
+    (t.steps > 0 && end != from).then_some(end)
+}
+
+impl Player for HeroAi {
+    fn next_action(&mut self, game: &Game, content: &Content) -> Action {
+        let state = &game.state;
+        let o = state.compute_obstacles();
+        let unit = match &state.active {
+            Some(id) => state.unit(id),
+            None => state.units.iter().find(|u| u.side == Side::Heroes && u.alive() && !u.extracted && !u.activated),
+        };
+        let Some(u) = unit else { return Action::End };
+        let Some(m) = u.models.first() else { return Action::End };
+        if u.used.len() >= 2 {
+            return Action::End;
+        }
+        if m.status.stunned {
+            return if u.used.contains(&ActionKind::Interact) { Action::End } else { Action::Interact { unit: u.id.clone() } };
+        }
+        // Objective squares.
+        let (goal_squares, interact_here) = match &state.objective {
+            Objective::Extract { squares, .. } => {
+                let s: Vec<Pos> = if squares.is_empty() { state.map.squares_of(crate::map::Terrain::Yellow).collect() } else { squares.clone() };
+                let here = s.contains(&m.pos);
+                (s, here)
+            }
+            Objective::Interact { squares } => {
+                let left: Vec<Pos> = squares.iter().copied().filter(|s| !state.activated_objectives.contains(s)).collect();
+                let here = left.contains(&m.pos);
+                (left, here)
+            }
+            _ => (Vec::new(), false),
+        };
+        if interact_here && !u.used.contains(&ActionKind::Interact) {
+            return Action::Interact { unit: u.id.clone() };
+        }
+        let enemies: Vec<(String, Pos)> = state
+            .units
+            .iter()
+            .filter(|e| e.side == Side::Overmind)
+            .flat_map(|e| e.models.iter().map(|m| (m.id.clone(), m.pos)))
+            .chain(state.blips.iter().map(|b| (b.id.clone(), b.pos)))
+            .collect();
+        if let Some(a) = attack_action(state, content, u, &o, &enemies) {
+            return a;
+        }
+        let movement = content.heroes.get(&m.kind).map_or(4, |p| p.movement);
+        if !u.used.contains(&ActionKind::Move) && !m.status.knocked_down {
+            let hurt = m.health * 3 <= m.max_health;
+            let dest = if hurt && !enemies.is_empty() && goal_squares.is_empty() {
+                // Keep out of reach: the reachable square farthest from every enemy.
+                reachable(&state.map, &o, m.pos, movement)
+                    .into_iter()
+                    .max_by_key(|&(p, s)| (enemies.iter().map(|(_, e)| p.distance(*e)).min().unwrap_or(0), std::cmp::Reverse(s)))
+                    .map(|(p, _)| p)
+                    .filter(|&p| p != m.pos)
+            } else if !goal_squares.is_empty() {
+                step_towards(state, &o, m.pos, Goal::Squares(goal_squares), movement)
+            } else {
+                step_towards(state, &o, m.pos, Goal::AdjacentTo(enemies.iter().map(|(_, p)| *p).collect()), movement)
+            };
+            if let Some(to) = dest {
+                return Action::Move { unit: u.id.clone(), to };
+            }
+        } else if m.status.knocked_down && !u.used.contains(&ActionKind::Move) {
+            return Action::Move { unit: u.id.clone(), to: m.pos };
+        }
+        if !u.used.contains(&ActionKind::Overwatch) && content.heroes.get(&m.kind).is_some_and(|p| p.shoot.is_some()) {
+            return Action::Overwatch { unit: u.id.clone() };
+        }
+        Action::End
+    }
+}
+
+impl Player for OvermindAi {
+    fn next_action(&mut self, game: &Game, content: &Content) -> Action {
+        let state = &game.state;
+        let o = state.compute_obstacles();
+        let heroes: Vec<(String, Pos)> = state.hero_models().map(|m| (m.id.clone(), m.pos)).collect();
+        if heroes.is_empty() {
+            return Action::End;
+        }
+        // Continue the active unit, else the first that has not activated.
+        let active = state.active.clone();
+        let next_blip = state.blips.iter().find(|b| active.as_deref().map_or(!b.activated, |a| a == b.id));
+        if let Some(b) = next_blip {
+            if !b.used.is_empty() {
+                return Action::End;
+            }
+            let near = heroes.iter().map(|(_, h)| h.distance(b.pos)).min().unwrap_or(u32::MAX);
+            if near <= 3 {
+                return Action::Flip { unit: b.id.clone() };
+            }
+            // Close in, staying out of every Hero's sight.
+            let mut o2 = o.clone();
+            o2.remove(b.pos);
+            let reach = reachable(&state.map, &o, b.pos, state.rules.blip_movement);
+            let best = reach
+                .into_iter()
+                .filter(|&(p, s)| s > 0 && !heroes.iter().any(|(_, h)| los(state, &o2, *h, p)))
+                .min_by_key(|&(p, s)| (heroes.iter().map(|(_, h)| h.distance(p)).min().unwrap_or(0), s, p.y, p.x));
+            if let Some((to, _)) = best {
+                if heroes.iter().map(|(_, h)| h.distance(to)).min().unwrap_or(0) < near {
+                    return Action::Move { unit: b.id.clone(), to };
+                }
+            }
+            return Action::End;
+        }
+        let unit = match &active {
+            Some(id) => state.unit(id),
+            None => state.units.iter().find(|u| u.side == Side::Overmind && u.alive() && !u.activated),
+        };
+        let Some(u) = unit else { return Action::End };
+        if u.used.len() >= 2 {
+            return Action::End;
+        }
+        if let Some(a) = attack_action(state, content, u, &o, &heroes) {
+            return a;
+        }
+        // Move each model in turn towards the nearest Hero.
+        let moving = u.used.last() == Some(&ActionKind::Move);
+        if !u.used.contains(&ActionKind::Move) || moving {
+            for m in &u.models {
+                if moving && state.moved_this_action.contains(&m.id) {
+                    continue;
+                }
+                if m.status.stunned {
+                    continue;
+                }
+                let mv = content.aliens.get(&m.kind).map_or(4, |t| t.movement);
+                if m.status.knocked_down {
+                    return Action::Move { unit: m.id.clone(), to: m.pos };
+                }
+                let goal = Goal::AdjacentTo(heroes.iter().map(|(_, p)| *p).collect());
+                if let Some(to) = step_towards(state, &o, m.pos, goal, mv) {
+                    return Action::Move { unit: m.id.clone(), to };
+                }
+            }
+        }
+        Action::End
+    }
+}
+
+/// Play one action of the side to move with its AI; a refused action becomes `End`.
+pub fn ai_step(game: &mut Game, content: &Content, ctl: &mut Controllers, heroes: &mut dyn Player, overmind: &mut dyn Player) -> bool {
+    let Some(side) = game.to_move() else {
+        return false;
+    };
+    let action = match side {
+        Side::Heroes => heroes.next_action(game, content),
+        Side::Overmind => overmind.next_action(game, content),
+    };
+    if game.apply(action, content, ctl).is_err() {
+        // The AI misjudged; ending the activation is always legal.
+        let _ = game.apply(crate::action::Action::End, content, ctl);
+    }
+    true
+}
+
+/// Play a whole game AI against AI; at most `max_actions` actions.
+pub fn play_ai_game(game: &mut Game, content: &Content, max_actions: usize) {
+    let mut ctl = Controllers::new(Box::new(AiController), Box::new(AiController));
+    let (mut h, mut o) = (HeroAi, OvermindAi);
+    for _ in 0..max_actions {
+        if !ai_step(game, content, &mut ctl, &mut h, &mut o) {
+            break;
+        }
+    }
+}
