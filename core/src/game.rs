@@ -85,6 +85,28 @@ impl Game {
     }
 }
 
+impl Game {
+    /// Re-run recorded actions from a starting state, answering every decision as recorded.
+    /// The result's log equals the original's when the content is the same.
+    ///
+    /// # Errors
+    /// The index and reason of the first recorded action the rules now refuse.
+    pub fn replay(state: GameState, mission: &str, seed: u64, records: &[Record], content: &Content) -> Result<Game, (usize, ActionError)> {
+        let mut g = Game::new(state, mission, seed);
+        for (i, r) in records.iter().enumerate() {
+            let answers = |who: Side| -> Vec<usize> {
+                r.answers.iter().filter(|a| a.who == who).map(|a| a.index).collect()
+            };
+            let mut ctl = Controllers::new(
+                Box::new(crate::decision::Scripted::new(answers(Side::Heroes))),
+                Box::new(crate::decision::Scripted::new(answers(Side::Overmind))),
+            );
+            g.apply(r.action.clone(), content, &mut ctl).map_err(|e| (i, e))?;
+        }
+        Ok(g)
+    }
+}
+
 /// What an action names: a Blip, or a unit and one of its models.
 enum Actor {
     Blip(String),

@@ -14,6 +14,7 @@ pub mod behaviour;
 mod combat;
 pub mod content;
 pub mod decision;
+mod deploy;
 pub mod dice;
 mod engine;
 pub mod event;

@@ -193,6 +193,12 @@ impl Map {
         self.building_count
     }
 
+    /// Back to an editable builder (tests, editors).
+    #[must_use]
+    pub fn into_builder(self) -> MapBuilder {
+        MapBuilder::from(self)
+    }
+
     /// Squares of one terrain kind, row by row.
     pub fn squares_of(&self, t: Terrain) -> impl Iterator<Item = Pos> + '_ {
         self.squares().filter(move |&p| self.terrain(p) == t)

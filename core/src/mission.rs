@@ -333,7 +333,7 @@ impl<'t> Parser<'t> {
                 "heroes" => self.placements(Side::Hero, value, &mut placed),
                 "blips" => self.placements(Side::Blip, value, &mut placed),
                 other => {
-                    if let Some(v) = self.to_value(value) {
+                    if let Some(v) = self.keep_value(value) {
                         extra.insert(other.to_string(), v);
                     }
                 }
@@ -377,7 +377,7 @@ impl<'t> Parser<'t> {
     }
 
     /// Keep a value this version does not read, as plain TOML.
-    fn to_value(&mut self, value: &Spanned<DeValue<'_>>) -> Option<toml::Value> {
+    fn keep_value(&mut self, value: &Spanned<DeValue<'_>>) -> Option<toml::Value> {
         match toml::Value::deserialize(ValueDeserializer::from(value.clone())) {
             Ok(v) => Some(v),
             Err(e) => {
@@ -388,9 +388,8 @@ impl<'t> Parser<'t> {
         }
     }
 
-    /// Read the map drawing; `None` (with errors recorded) if it has any problem.
+    /// Read the map drawing, recording its problems; `None` if it has no usable shape.
     fn map(&mut self, span: Range<usize>, decoded: &str) -> Option<Map> {
-        let errors_before = self.errors.len();
         let chars = string_chars(self.text, span.clone(), decoded);
         // Split into lines, each with the offset where it ends (its newline or the closing
         // quotes), so a character missing past the end can still be placed.
@@ -543,7 +542,9 @@ impl<'t> Parser<'t> {
                 }
             }
         }
-        (shape_ok && self.errors.len() == errors_before).then(|| b.build())
+        // A map with bad characters still has a shape, so placements can be checked against
+        // it (unknown squares read as plain); the errors keep the mission from being accepted.
+        shape_ok.then(|| b.build())
     }
 
     /// Read a `heroes` or `blips` array of tables into `out`, recording problems.
@@ -590,7 +591,7 @@ impl<'t> Parser<'t> {
                         }
                     },
                     other => {
-                        if let Some(val) = self.to_value(v) {
+                        if let Some(val) = self.keep_value(v) {
                             extra.insert(other.to_string(), val);
                         }
                     }

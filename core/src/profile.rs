@@ -204,3 +204,82 @@ dial = [{ from = 6, melee = 3, defence = 3 }, { from = 1, melee = 1, defence = 2
         assert_eq!(h.dial_at(1), (1, 2));
     }
 }
+
+/// A problem in a data file, pointing into it.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{path}:{line}:{column}: {message}")]
+pub struct DataError {
+    pub path: String,
+    pub line: usize,
+    pub column: usize,
+    pub message: String,
+}
+
+impl DataError {
+    /// A TOML parse error, placed where `toml` says it is.
+    #[must_use]
+    pub fn from_toml(path: &str, text: &str, e: &toml::de::Error) -> DataError {
+        let (line, column) = e
+            .span()
+            .map_or((1, 1), |s| crate::source::line_col(text, s.start));
+        DataError {
+            path: path.to_string(),
+            line,
+            column,
+            message: e.message().trim().to_string(),
+        }
+    }
+}
+
+impl HeroProfile {
+    /// Parse a Hero profile (`heroes/*.toml`) and check its numbers.
+    ///
+    /// # Errors
+    /// Every problem, each with `path:line:column`.
+    pub fn from_toml(path: &str, text: &str) -> Result<HeroProfile, Vec<DataError>> {
+        let p: HeroProfile = toml::from_str(text).map_err(|e| vec![DataError::from_toml(path, text, &e)])?;
+        let problems = p.validate();
+        if problems.is_empty() {
+            return Ok(p);
+        }
+        Err(problems
+            .into_iter()
+            .map(|message| {
+                let key = message.split(':').next().unwrap_or("");
+                let (line, column) = find_key(text, key);
+                DataError {
+                    path: path.to_string(),
+                    line,
+                    column,
+                    message,
+                }
+            })
+            .collect())
+    }
+}
+
+/// Where a top-level key is written (for errors found after parsing); 1:1 if not found.
+#[must_use]
+pub fn find_key(text: &str, key: &str) -> (usize, usize) {
+    for (i, l) in text.lines().enumerate() {
+        let t = l.trim_start();
+        if !key.is_empty() && t.starts_with(key) && t[key.len()..].trim_start().starts_with(['=', '.']) {
+            return (i + 1, l.len() - t.len() + 1);
+        }
+    }
+    (1, 1)
+}
+
+#[cfg(test)]
+mod file_tests {
+    use super::*;
+
+    #[test]
+    fn hero_toml_errors_point_into_the_file() {
+        let e = HeroProfile::from_toml("h.toml", "id = \"a\"\nname = \"A\"\nmovement = \"fast\"\ndial = []\n").unwrap_err();
+        assert_eq!((e[0].line, e[0].column), (3, 12), "{}", e[0]);
+        let e = HeroProfile::from_toml("h.toml", "id = \"a\"\nname = \"A\"\nmovement = 0\ndial = []\n").unwrap_err();
+        assert_eq!(e.len(), 2);
+        assert!(e[0].to_string().starts_with("h.toml:3:1: movement"), "{}", e[0]);
+    }
+}

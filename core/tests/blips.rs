@@ -44,12 +44,12 @@ fn removing_a_model_that_blocked_sight_reveals_the_blip_behind_it() {
     let mut s = setup(
         &wall_map(),
         &[("T", "trooper", [0, 0])],
-        &[("B1", [3, 0], unit("grunt", 1)), ("B2", [5, 0], unit("grunt", 1))],
+        &[],
     );
     s.rules.die = all_hits();
-    // B1 would be seen at once; start it revealed by placing it as a unit instead.
-    s.blips.remove(0);
+    // An Alien model at (3,0) hides a Blip at (5,0) from the Hero at (0,0).
     let mut st = s.start(&w.content, 1).unwrap();
+    st.blips.push(Blip { id: "B2".into(), pos: Pos::new(5, 0), contents: unit("grunt", 1), activated: false, used: vec![] });
     st.units.push(Unit {
         id: "A".into(),
         side: Side::Overmind,
@@ -111,12 +111,22 @@ fn a_blip_moves_five_whatever_it_holds() {
         let mut g = start(&s, &w);
         let mut c = ctl(vec![]);
         to_overmind(&mut g, &w, &mut c);
-        let err = g.apply(mv("B", 6, 6 - 0).clone(), &w.content, &mut c);
-        assert!(err.is_err(), "off the map");
-        let err = g.apply(Action::Move { unit: "B".into(), to: Pos::new(11, 5) }, &w.content, &mut c).unwrap_err();
-        assert!(err.0.contains("allows 5"), "{err}");
-        apply(&mut g, &w, &mut c, mv("B", 11, 0));
-        assert_eq!(g.state.blip("B").unwrap().pos, Pos::new(11, 0));
+        let err = g.apply(mv("B", 6, 6), &w.content, &mut c).unwrap_err();
+        assert!(err.0.contains("off the map"), "{err}");
+        // (6,0) to (11,5) is 5 steps; going round a rock at (7,1) takes more.
+        let mut g2 = g.clone();
+        apply(&mut g2, &w, &mut c, mv("B", 11, 5));
+        assert_eq!(g2.state.blip("B").unwrap().pos, Pos::new(11, 5));
+        let mut m = (*g.state.map).clone().into_builder();
+        m.set_terrain(Pos::new(7, 1), Terrain::Solid);
+        g.state.map = std::sync::Arc::new(m.build());
+        g.state.moved();
+        let err = g.apply(mv("B", 11, 5), &w.content, &mut c).unwrap_err();
+        assert!(err.0.contains("squares away") && err.0.contains("allows 5"), "{err}");
+        assert!(!err.0.contains(t), "never names the contents");
+        // Sprint is half of 5.
+        let err = g.apply(Action::Sprint { unit: "B".into(), to: Pos::new(6, 3) }, &w.content, &mut c).unwrap_err();
+        assert!(err.0.contains("allows 2"), "{err}");
     }
 }
 
@@ -135,7 +145,7 @@ fn refusals_never_name_a_blips_contents() {
 
 fn flip_triggers(trigger: RevealTrigger, hero: &str, alien: &str, hero_at: [i32; 2]) -> bool {
     let w = world();
-    let mut s = setup(&wall_map(), &[("T", hero, hero_at)], &[("B", [10, 0], unit(alien, 1))]);
+    let mut s = setup(&wall_map(), &[("T", hero, hero_at)], &[("B", [9, 0], unit(alien, 1))]);
     s.rules.overmind_reveal_trigger = trigger;
     let mut g = start(&s, &w);
     let mut c = ctl(vec![]);
@@ -150,17 +160,17 @@ fn flip_triggers(trigger: RevealTrigger, hero: &str, alien: &str, hero_at: [i32;
 #[test]
 fn overmind_reveal_trigger_hero_shoot_range() {
     // trooper: long range 8, LOS ignored (a closed wall stands between).
-    assert!(flip_triggers(RevealTrigger::HeroShootRange, "trooper", "grunt", [2, 0]));
-    assert!(!flip_triggers(RevealTrigger::HeroShootRange, "trooper", "grunt", [1, 0]), "9 squares");
+    assert!(flip_triggers(RevealTrigger::HeroShootRange, "trooper", "grunt", [1, 0]), "8 squares");
+    assert!(!flip_triggers(RevealTrigger::HeroShootRange, "trooper", "grunt", [0, 0]), "9 squares");
     assert!(!flip_triggers(RevealTrigger::HeroShootRange, "brawler", "grunt", [5, 0]), "no gun");
 }
 
 #[test]
 fn overmind_reveal_trigger_unit_shoot_range() {
     // grunt: long range 4; lurker: 10.
-    assert!(!flip_triggers(RevealTrigger::UnitShootRange, "trooper", "grunt", [2, 0]));
-    assert!(flip_triggers(RevealTrigger::UnitShootRange, "trooper", "grunt", [5, 0]));
-    assert!(flip_triggers(RevealTrigger::UnitShootRange, "brawler", "lurker", [1, 0]));
+    assert!(!flip_triggers(RevealTrigger::UnitShootRange, "trooper", "grunt", [4, 0]), "5 squares");
+    assert!(flip_triggers(RevealTrigger::UnitShootRange, "trooper", "grunt", [5, 0]), "4 squares");
+    assert!(flip_triggers(RevealTrigger::UnitShootRange, "brawler", "lurker", [0, 0]), "9 of 10");
 }
 
 #[test]
@@ -196,13 +206,18 @@ fn models_are_placed_adjacent_and_those_without_room_are_lost() {
     let squares: Vec<Pos> = u.models.iter().map(|m| m.pos).collect();
     assert_eq!(squares, vec![Pos::new(9, 3), Pos::new(9, 2), Pos::new(9, 1)]);
     assert!(!ev.iter().any(|e| matches!(e, Event::ModelLost { .. })));
-    let s = setup(&shaft_map(), &[("T", "brawler", [0, 0])], &[("B", [9, 3], unit("grunt", 3)), ("C", [9, 1], unit("grunt", 1))]);
+    let mut s = setup(&wall_map(), &[("T", "brawler", [0, 0])], &[("B", [11, 5], unit("grunt", 3))]);
+    let mut m = s.map.clone().into_builder();
+    for p in [(10, 4), (10, 5), (11, 4)] {
+        m.set_terrain(Pos::new(p.0, p.1), Terrain::Solid);
+    }
+    s.map = m.build();
     let mut g = start(&s, &w);
     let mut c = ctl(vec![0]);
     to_overmind(&mut g, &w, &mut c);
     let ev = apply(&mut g, &w, &mut c, Action::Flip { unit: "B".into() });
-    assert_eq!(g.state.unit("B").unwrap().models.len(), 2);
-    assert!(ev.iter().any(|e| matches!(e, Event::ModelLost { .. })));
+    assert_eq!(g.state.unit("B").unwrap().models.len(), 1);
+    assert!(ev.iter().any(|e| matches!(e, Event::ModelLost { reason, .. } if reason.starts_with('2'))));
 }
 
 #[test]

@@ -232,3 +232,49 @@ pub fn shaft_map() -> String {
     s.push_str("+-+-+-+-+-+-+-+-+-+-+-+-+\n");
     s
 }
+
+/// Content shaped like the base pack (same ids), for whole-game tests without Lua.
+pub fn base_like() -> Content {
+    let mut c = Content::default();
+    overmind_core::native::install(&mut c);
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../behaviours/heroes");
+    for e in std::fs::read_dir(dir).expect("heroes dir") {
+        let p = e.expect("entry").path();
+        let text = std::fs::read_to_string(&p).expect("read");
+        let h = HeroProfile::from_toml(&p.display().to_string(), &text).expect("hero parses");
+        c.heroes.insert(h.id.clone(), h);
+    }
+    let mk = |id: &str, max, mv, melee, def, hp, fear, shoot: Option<(u32, u32, u32, u32)>, b: &[&str]| AlienType {
+        id: id.into(),
+        name: id.into(),
+        unit: Makeup { max, leader: None },
+        movement: mv,
+        melee,
+        defence: def,
+        health: hp,
+        fear,
+        shoot: shoot.map(|(sr, sc, lr, lc)| Shoot { short: Band { range: sr, cv: sc }, long: Band { range: lr, cv: lc } }),
+        melee_effects: vec![],
+        shoot_effects: vec![],
+        behaviours: b.iter().map(|s| s.to_string()).collect(),
+    };
+    let mut warden = mk("warden", 2, 4, 3, 3, 3, 0, None, &["protect"]);
+    warden.melee_effects = vec![Effect::KnockDown];
+    for t in [
+        mk("stalker", 3, 6, 3, 2, 2, 0, Some((2, 2, 4, 1)), &["rush", "quick_shot"]),
+        mk("spitter", 2, 4, 1, 2, 2, 0, Some((4, 3, 8, 2)), &["quick_shot", "take_cover"]),
+        warden,
+        mk("dread", 1, 3, 4, 3, 5, 3, None, &["terrifying_presence", "rush"]),
+    ] {
+        c.aliens.insert(t.id.clone(), t);
+    }
+    c
+}
+
+/// The demo mission's setup over default rules.
+pub fn demo_setup() -> Setup {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../behaviours/missions/demo.toml");
+    let text = std::fs::read_to_string(path).expect("demo mission");
+    let m = Mission::parse(std::path::Path::new(path), &text).expect("demo parses");
+    m.setup(&text, &Rules::default()).expect("demo setup")
+}
