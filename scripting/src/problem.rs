@@ -1,0 +1,46 @@
+//! A problem in a pack's file, as `overmind check` prints it: `path:line:column: message`.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// One problem, pointing into a file. Line and column are 1-based; 0 means "no position"
+/// (the file could not be read at all).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Problem {
+    pub path: PathBuf,
+    pub line: usize,
+    pub column: usize,
+    pub message: String,
+}
+
+impl Problem {
+    pub fn new(path: &Path, line: usize, column: usize, message: impl Into<String>) -> Problem {
+        Problem {
+            path: path.to_path_buf(),
+            line,
+            column,
+            message: message.into(),
+        }
+    }
+
+    /// A problem at a line of a text, its column the line's first non-blank character.
+    pub fn at_line(path: &Path, text: &str, line: usize, message: impl Into<String>) -> Problem {
+        let column = text
+            .lines()
+            .nth(line.saturating_sub(1))
+            .map_or(1, |l| l.len() - l.trim_start().len() + 1);
+        Problem::new(path, line.max(1), column, message)
+    }
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.line == 0 {
+            write!(f, "{}: {}", self.path.display(), self.message)
+        } else {
+            write!(f, "{}:{}:{}: {}", self.path.display(), self.line, self.column, self.message)
+        }
+    }
+}
+
+impl std::error::Error for Problem {}
