@@ -114,6 +114,15 @@ impl Engine<'_> {
     pub fn attack(&mut self, unit: &str, target: Target, kind: AttackKind, penalty: u32) -> Result<(), ActionError> {
         self.check_attack(unit, &target, kind)?;
         let attacker_side = self.side_of(unit).unwrap_or(Side::Heroes);
+        // What an attack uncovers (a removed model no longer blocking sight) is the attacker's
+        // doing, even when it fires during the other side's move (Overwatch, Free Attacks).
+        let saved_actor = std::mem::replace(&mut self.actor, attacker_side);
+        let r = self.attack_inner(unit, target, kind, penalty, attacker_side);
+        self.actor = saved_actor;
+        r
+    }
+
+    fn attack_inner(&mut self, unit: &str, target: Target, kind: AttackKind, penalty: u32, attacker_side: Side) -> Result<(), ActionError> {
         let mut pending_behaviour = None;
         let target_model = match target {
             Target::Model(id) => id,

@@ -174,8 +174,23 @@ pub fn explain(rule: LosRule, map: &Map, obstacles: &Obstacles, a: Pos, b: Pos) 
 }
 
 /// Drop blockers one by one while the rest still block every line: what is left blocks, and
-/// removing any one of them lets some line through.
+/// removing any one of them lets some line through. The ones farthest from the centre line are
+/// tried first, so the obvious ones stay; the order only depends on the squares' positions, so
+/// `explain(a, b)` and `explain(b, a)` agree. The result runs from `a` towards `b`.
 fn irreducible(frame: &Frame, mut blks: Vec<Blk>, solver: &mut Solver) -> Vec<Blocker> {
+    let (dx, dy) = (i128::from(frame.dx), i128::from(frame.dy));
+    // Doubled middle of a blocker (q + p), its distance from the centre line (scaled by the
+    // length of A→B) and its position along A→B.
+    let mid = |b: &Blk| (i128::from(b.q.x + b.p.x), i128::from(b.q.y + b.p.y));
+    let off_centre = |b: &Blk| {
+        let (mx, my) = mid(b);
+        ((my - 1) * dx - (mx - 1) * dy).abs()
+    };
+    let along = |b: &Blk| {
+        let (mx, my) = mid(b);
+        mx * dx + my * dy
+    };
+    blks.sort_by_key(|b| (std::cmp::Reverse(off_centre(b)), global_key(&b.what)));
     let mut i = 0;
     let mut trial = Vec::with_capacity(blks.len());
     while i < blks.len() {
@@ -192,7 +207,18 @@ fn irreducible(frame: &Frame, mut blks: Vec<Blk>, solver: &mut Solver) -> Vec<Bl
             blks.remove(i);
         }
     }
+    blks.sort_by_key(|b| (along(b), global_key(&b.what)));
     blks.into_iter().map(|b| b.what).collect()
+}
+
+/// A total order on blockers by map position, for ties.
+fn global_key(b: &Blocker) -> (i32, i32, u8) {
+    match *b {
+        Blocker::Wall(WallEdge::West(p)) => (p.y, p.x, 0),
+        Blocker::Wall(WallEdge::North(p)) => (p.y, p.x, 1),
+        Blocker::Obstacle { at, .. } => (at.y, at.x, 2),
+        Blocker::OffMap(p) => (p.y, p.x, 3),
+    }
 }
 
 fn visible_between(frame: &Frame, (p, q): (solve::FPoint, solve::FPoint)) -> Explanation {

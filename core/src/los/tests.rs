@@ -1,0 +1,336 @@
+//! Hand-drawn cases for each clause of RULES.md §3.
+
+use super::*;
+use crate::map::{MapBuilder, Terrain};
+
+fn map(drawing: &str) -> Map {
+    MapBuilder::from_drawing(drawing).build()
+}
+
+fn p(x: i32, y: i32) -> Pos {
+    Pos::new(x, y)
+}
+
+fn exact(m: &Map, o: &Obstacles, a: Pos, b: Pos) -> bool {
+    let v = LosRule::Exact.visible(m, o, a, b);
+    assert_eq!(v, LosRule::Exact.visible(m, o, b, a), "asymmetric {a} {b}");
+    assert_eq!(v, explain(LosRule::Exact, m, o, a, b).is_visible(), "explain {a} {b}");
+    v
+}
+
+fn centre(m: &Map, o: &Obstacles, a: Pos, b: Pos) -> bool {
+    let v = LosRule::Centre.visible(m, o, a, b);
+    assert_eq!(v, LosRule::Centre.visible(m, o, b, a), "asymmetric {a} {b}");
+    assert_eq!(v, explain(LosRule::Centre, m, o, a, b).is_visible(), "explain {a} {b}");
+    v
+}
+
+fn none(m: &Map) -> Obstacles {
+    Obstacles::new(m)
+}
+
+#[test]
+fn obstacle_between_squares_of_a_row_blocks() {
+    let m = map("
++-+-+-+-+-+
+|. . # . .|
++-+-+-+-+-+
+");
+    let o = none(&m);
+    assert!(!exact(&m, &o, p(0, 0), p(4, 0)));
+    assert!(!exact(&m, &o, p(1, 0), p(3, 0)));
+    assert!(exact(&m, &o, p(0, 0), p(1, 0)));
+    assert!(exact(&m, &o, p(3, 0), p(4, 0)));
+    assert!(!centre(&m, &o, p(0, 0), p(4, 0)));
+}
+
+#[test]
+fn units_block_like_solid_squares() {
+    let m = map("
++-+-+-+-+-+
+|. . . . .|
++ + + + + +
+|. . . . .|
++-+-+-+-+-+
+");
+    let mut o = none(&m);
+    assert!(exact(&m, &o, p(0, 0), p(4, 0)));
+    o.insert(p(2, 0));
+    assert!(!exact(&m, &o, p(0, 0), p(4, 0)));
+    assert!(!centre(&m, &o, p(0, 0), p(4, 0)));
+    // Across the two rows the lines pass below the unit.
+    assert!(exact(&m, &o, p(0, 0), p(4, 1)));
+    // A model's own square never blocks its sight, nor its target's.
+    o.insert(p(0, 1));
+    o.insert(p(4, 1));
+    assert!(exact(&m, &o, p(0, 1), p(4, 1)));
+    o.insert(p(2, 1));
+    assert!(!exact(&m, &o, p(0, 1), p(4, 1)));
+}
+
+#[test]
+fn diagonal_obstacles_meeting_at_a_corner_block_the_diagonal() {
+    let m = map("
++-+-+-+
+|. # .|
++ + + +
+|# . .|
++ + + +
+|. . .|
++-+-+-+
+");
+    let o = none(&m);
+    assert!(!exact(&m, &o, p(0, 0), p(1, 1)));
+    assert!(!exact(&m, &o, p(0, 0), p(2, 2)));
+    // The centre rule only looks at obstacle interiors: the centre line passes the corner.
+    assert!(centre(&m, &o, p(0, 0), p(1, 1)));
+    assert!(centre(&m, &o, p(0, 0), p(2, 2)));
+}
+
+#[test]
+fn a_single_corner_can_be_seen_past() {
+    let m = map("
++-+-+-+
+|. . .|
++ + + +
+|# . .|
++ + + +
+|. . .|
++-+-+-+
+");
+    let o = none(&m);
+    assert!(exact(&m, &o, p(0, 0), p(1, 1)));
+    assert!(exact(&m, &o, p(0, 0), p(1, 2)));
+    let m = map("
++-+-+-+
+|.|. .|
++-+ + +
+|. . .|
++-+-+-+
+");
+    // Past the end of a wall corner: around (1,1).
+    assert!(exact(&m, &o, p(0, 1), p(1, 0)));
+    assert!(exact(&m, &o, p(0, 1), p(2, 0)));
+}
+
+#[test]
+fn exact_sees_what_the_centre_line_misses() {
+    let m = map("
++-+-+-+-+
+|. . . .|
++ + + + +
+|. # . .|
++ + + + +
+|. . . .|
++-+-+-+-+
+");
+    let o = none(&m);
+    // The centre line from 0,0 to 3,2 enters 1,1; lines just above its corner (2,1) do not.
+    assert!(exact(&m, &o, p(0, 0), p(3, 2)));
+    assert!(!centre(&m, &o, p(0, 0), p(3, 2)));
+    assert!(!exact(&m, &o, p(0, 0), p(2, 2)));
+}
+
+#[test]
+fn a_door_opening_is_seen_through_and_a_wall_blocks() {
+    let m = map("
++-+-+-+-+-+
+|. . . . .|
++-+-+ +-+-+
+|. . . . .|
++-+-+-+-+-+
+");
+    let o = none(&m);
+    assert!(!exact(&m, &o, p(0, 0), p(0, 1)));
+    assert!(exact(&m, &o, p(2, 0), p(2, 1)));
+    assert!(exact(&m, &o, p(0, 0), p(4, 1)));
+    assert!(exact(&m, &o, p(1, 0), p(3, 1)));
+    assert!(!exact(&m, &o, p(0, 0), p(1, 1)));
+    // Straight along a wall: the wall is on the rows' shared edge, not in the way.
+    assert!(exact(&m, &o, p(0, 0), p(4, 0)));
+    // A wall between two squares of a row.
+    let m = map("
++-+-+-+-+
+|. .|. .|
++-+-+-+-+
+");
+    assert!(!exact(&m, &none(&m), p(0, 0), p(3, 0)));
+    assert!(!exact(&m, &none(&m), p(1, 0), p(2, 0)));
+    assert!(!centre(&m, &none(&m), p(0, 0), p(3, 0)));
+}
+
+#[test]
+fn grazing_a_door_post_is_not_enough() {
+    // The only line from 0,0 through the gap to 2,2 would touch the post at (1,1), the end of
+    // the wall west of 1,0, which is also the corner of the solid square 0,1.
+    let post = map("
++-+-+-+
+|.|. .|
++ + + +
+|# . .|
++ + + +
+|.|. .|
++-+-+-+
+");
+    let o = none(&post);
+    assert!(!exact(&post, &o, p(0, 0), p(2, 2)));
+    assert!(!centre(&post, &o, p(0, 0), p(2, 2)));
+    // Without the solid square the line can dip below the post.
+    let open = map("
++-+-+-+
+|.|. .|
++ + + +
+|. . .|
++ + + +
+|.|. .|
++-+-+-+
+");
+    assert!(exact(&open, &none(&open), p(0, 0), p(2, 2)));
+}
+
+#[test]
+fn green_sides_and_red_squares_do_not_block() {
+    let m = map("
++-+-+-+-+
+|. g:r .|
++ +=+ + +
+|. . . .|
++-+-+-+-+
+");
+    let o = none(&m);
+    assert!(exact(&m, &o, p(0, 0), p(3, 0)));
+    assert!(exact(&m, &o, p(1, 0), p(1, 1)));
+    assert!(centre(&m, &o, p(0, 0), p(3, 0)));
+}
+
+#[test]
+fn same_square_off_map_and_solid_end_squares() {
+    let m = map("
++-+-+
+|# .|
++-+-+
+");
+    let o = none(&m);
+    assert!(exact(&m, &o, p(0, 0), p(0, 0)));
+    assert!(exact(&m, &o, p(0, 0), p(1, 0)), "A itself never blocks");
+    for far in [p(-1, 0), p(2, 0), p(0, 1), p(i32::MAX, i32::MIN)] {
+        assert!(!LosRule::Exact.visible(&m, &o, p(0, 0), far));
+        assert!(!LosRule::Centre.visible(&m, &o, far, p(0, 0)));
+        let e = explain(LosRule::Exact, &m, &o, p(1, 0), far);
+        assert_eq!(
+            e,
+            Explanation::Blocked {
+                blockers: vec![Blocker::OffMap(far)]
+            }
+        );
+    }
+}
+
+#[test]
+fn border_walls_block_nothing_inside() {
+    let m = map("
++-+-+-+
+|. . .|
++-+-+-+
+");
+    assert!(exact(&m, &none(&m), p(0, 0), p(2, 0)));
+}
+
+#[test]
+fn explanations_read_well() {
+    let m = map("
++-+-+-+-+
+|. .|. .|
++ + + + +
+|. # . .|
++-+-+-+-+
+");
+    let mut o = none(&m);
+    o.insert(p(2, 1));
+    let e = explain(LosRule::Exact, &m, &o, p(0, 0), p(3, 1));
+    assert_eq!(
+        e.to_string(),
+        "blocked by wall west of 2,0; obstacle at 2,1 (model or Blip)"
+    );
+    let e = explain(LosRule::Exact, &m, &o, p(0, 0), p(1, 0));
+    assert_eq!(
+        e.to_string(),
+        "visible: the line from (0.5, 0.5) to (1.5, 0.5) touches no wall or obstacle"
+    );
+    // Into 2,0 only across its west wall or from 2,1 below, reached through 1,1: the wall and
+    // one of 1,1 and 2,1 suffice, and 1,1 is nearer the centre line.
+    let e = explain(LosRule::Exact, &m, &o, p(0, 1), p(2, 0));
+    assert_eq!(
+        e.to_string(),
+        "blocked by obstacle at 1,1 (solid square); wall west of 2,0"
+    );
+    // The same blockers both ways, listed from the first square named.
+    let (Explanation::Blocked { blockers: ab }, Explanation::Blocked { blockers: mut ba }) =
+        (e, explain(LosRule::Exact, &m, &o, p(2, 0), p(0, 1)))
+    else {
+        panic!("visible one way")
+    };
+    ba.reverse();
+    assert_eq!(ab, ba);
+    // Not through the centres: the witness uses quarter points.
+    let m = map("
++-+-+-+-+
+|. . . .|
++ + + + +
+|. # . .|
++ + + + +
+|. . . .|
++-+-+-+-+
+");
+    let e = explain(LosRule::Exact, &m, &none(&m), p(0, 0), p(3, 2));
+    let Explanation::Visible { from, to } = e else {
+        panic!("{e}")
+    };
+    assert!(from.x < Rational::integer(1) && to.y > Rational::integer(2), "{from} {to}");
+    assert_eq!(
+        explain(LosRule::Centre, &m, &none(&m), p(0, 0), p(3, 2)).to_string(),
+        "blocked by obstacle at 1,1 (solid square)"
+    );
+    assert_eq!(
+        Blocker::Wall(WallEdge::North(p(5, 2))).to_string(),
+        "wall north of 5,2"
+    );
+}
+
+#[test]
+fn rationals_print_exactly() {
+    let r = |n, d| Rational::new(n, d).map(|r| r.to_string());
+    assert_eq!(r(7, 2).as_deref(), Some("3.5"));
+    assert_eq!(r(13, 4).as_deref(), Some("3.25"));
+    assert_eq!(r(10, 3).as_deref(), Some("10/3"));
+    assert_eq!(r(-6, -3).as_deref(), Some("2"));
+    assert_eq!(r(-1, 8).as_deref(), Some("-0.125"));
+    assert_eq!(r(1, 0), None);
+    assert!(Rational::new(1, 3) < Rational::new(34, 100));
+    assert!(Rational::new(-1, 3) > Rational::new(-34, 100));
+    assert_eq!(
+        Rational::new(i128::MAX, 3).map(|r| r.cmp(&Rational::integer(0))),
+        Some(std::cmp::Ordering::Greater)
+    );
+}
+
+#[test]
+fn long_lines_on_a_large_map() {
+    // A 200×3 corridor whose middle row is solid but for the gap [60, g): a line y = s·x + t
+    // from 0,0 to 199,2 needs y(60) < 1 and y(g) > 2, so s > 1/(g-60), and y(g) > 2 with
+    // y(199) < 3, so s < 1/(199-g): possible for g = 130, impossible for g = 128.
+    let corridor = |gap: std::ops::Range<i32>| {
+        let mut b = MapBuilder::new(200, 3);
+        for x in (0..200).filter(|x| !gap.contains(x)) {
+            b.set_terrain(p(x, 1), Terrain::Solid);
+        }
+        b.build()
+    };
+    let m = corridor(60..130);
+    let o = none(&m);
+    assert!(exact(&m, &o, p(0, 0), p(199, 2)));
+    assert!(exact(&m, &o, p(0, 0), p(199, 0)));
+    assert!(!exact(&m, &o, p(0, 1), p(199, 1)));
+    let m = corridor(60..128);
+    assert!(!exact(&m, &none(&m), p(0, 0), p(199, 2)));
+}
