@@ -9,13 +9,31 @@ use thiserror::Error;
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "action", rename_all = "snake_case")]
 pub enum Action {
-    Move { unit: String, to: Pos },
-    Sprint { unit: String, to: Pos },
-    Shoot { unit: String, target: String },
-    Melee { unit: String, target: String },
-    Overwatch { unit: String },
-    Interact { unit: String },
-    Flip { unit: String },
+    Move {
+        unit: String,
+        to: Pos,
+    },
+    Sprint {
+        unit: String,
+        to: Pos,
+    },
+    Shoot {
+        unit: String,
+        target: String,
+    },
+    Melee {
+        unit: String,
+        target: String,
+    },
+    Overwatch {
+        unit: String,
+    },
+    Interact {
+        unit: String,
+    },
+    Flip {
+        unit: String,
+    },
     /// End the current activation; with none under way, end the side's phase.
     End,
 }

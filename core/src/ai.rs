@@ -58,44 +58,83 @@ pub struct HeroAi;
 #[derive(Clone, Copy, Debug, Default)]
 pub struct OvermindAi;
 
-fn attack_action(state: &GameState, content: &Content, u: &Unit, o: &Obstacles, targets: &[(String, Pos)]) -> Option<Action> {
-    if u.models.iter().all(|m| m.status.knocked_down || m.status.stunned) {
+fn attack_action(
+    state: &GameState,
+    content: &Content,
+    u: &Unit,
+    o: &Obstacles,
+    targets: &[(String, Pos)],
+) -> Option<Action> {
+    if u.models
+        .iter()
+        .all(|m| m.status.knocked_down || m.status.stunned)
+    {
         return None;
     }
     let shoot_range = |kind: &str| match u.side {
-        Side::Heroes => content.heroes.get(kind).and_then(|p| p.shoot).map(|s| s.max_range()),
-        Side::Overmind => content.aliens.get(kind).and_then(|t| t.shoot).map(|s| s.max_range()),
+        Side::Heroes => content
+            .heroes
+            .get(kind)
+            .and_then(|p| p.shoot)
+            .map(|s| s.max_range()),
+        Side::Overmind => content
+            .aliens
+            .get(kind)
+            .and_then(|t| t.shoot)
+            .map(|s| s.max_range()),
     };
     let melee_ok = !u.used.contains(&ActionKind::Melee);
     let shoot_ok = !u.used.contains(&ActionKind::Shoot);
     // Melee an adjacent enemy first, else shoot the nearest in range and sight.
     for model in &u.models {
         for (id, p) in targets {
-            if melee_ok && adjacent(&state.map, model.pos, *p) && los(state, o, model.pos, *p) && model.status.shaken_by.is_none() {
-                return Some(Action::Melee { unit: u.id.clone(), target: id.clone() });
+            if melee_ok
+                && adjacent(&state.map, model.pos, *p)
+                && los(state, o, model.pos, *p)
+                && model.status.shaken_by.is_none()
+            {
+                return Some(Action::Melee {
+                    unit: u.id.clone(),
+                    target: id.clone(),
+                });
             }
         }
     }
     if shoot_ok {
         let mut best: Option<(u32, String)> = None;
         for model in &u.models {
-            let Some(r) = shoot_range(&model.kind) else { continue };
+            let Some(r) = shoot_range(&model.kind) else {
+                continue;
+            };
             for (id, p) in targets {
                 let d = model.pos.distance(*p);
-                if d <= r && !adjacent(&state.map, model.pos, *p) && los(state, o, model.pos, *p) && best.as_ref().is_none_or(|(bd, _)| d < *bd) {
+                if d <= r
+                    && !adjacent(&state.map, model.pos, *p)
+                    && los(state, o, model.pos, *p)
+                    && best.as_ref().is_none_or(|(bd, _)| d < *bd)
+                {
                     best = Some((d, id.clone()));
                 }
             }
         }
         if let Some((_, id)) = best {
-            return Some(Action::Shoot { unit: u.id.clone(), target: id });
+            return Some(Action::Shoot {
+                unit: u.id.clone(),
+                target: id,
+            });
         }
     }
     None
 }
 
 /// Move `model` up to `steps` towards `goal`; `None` if it cannot get any closer.
-fn step_towards(state: &GameState, o: &Obstacles, from: Pos, goal: Goal, steps: u32) -> Option<Pos> {
+fn step_towards(
+    state: &GameState,
+    o: &Obstacles,
+    from: Pos,
+    goal: Goal,
+    steps: u32,
+) -> Option<Pos> {
     let t = towards(&state.map, o, from, goal, steps);
     let end = *t.ends.first()?;
     (t.steps > 0 && end != from).then_some(end)
@@ -107,25 +146,42 @@ impl Player for HeroAi {
         let o = state.compute_obstacles();
         let unit = match &state.active {
             Some(id) => state.unit(id),
-            None => state.units.iter().find(|u| u.side == Side::Heroes && u.alive() && !u.extracted && !u.activated),
+            None => state
+                .units
+                .iter()
+                .find(|u| u.side == Side::Heroes && u.alive() && !u.extracted && !u.activated),
         };
         let Some(u) = unit else { return Action::End };
-        let Some(m) = u.models.first() else { return Action::End };
+        let Some(m) = u.models.first() else {
+            return Action::End;
+        };
         if u.used.len() >= 2 {
             return Action::End;
         }
         if m.status.stunned {
-            return if u.used.contains(&ActionKind::Interact) { Action::End } else { Action::Interact { unit: u.id.clone() } };
+            return if u.used.contains(&ActionKind::Interact) {
+                Action::End
+            } else {
+                Action::Interact { unit: u.id.clone() }
+            };
         }
         // Objective squares.
         let (goal_squares, interact_here) = match &state.objective {
             Objective::Extract { squares, .. } => {
-                let s: Vec<Pos> = if squares.is_empty() { state.map.squares_of(crate::map::Terrain::Yellow).collect() } else { squares.clone() };
+                let s: Vec<Pos> = if squares.is_empty() {
+                    state.map.squares_of(crate::map::Terrain::Yellow).collect()
+                } else {
+                    squares.clone()
+                };
                 let here = s.contains(&m.pos);
                 (s, here)
             }
             Objective::Interact { squares } => {
-                let left: Vec<Pos> = squares.iter().copied().filter(|s| !state.activated_objectives.contains(s)).collect();
+                let left: Vec<Pos> = squares
+                    .iter()
+                    .copied()
+                    .filter(|s| !state.activated_objectives.contains(s))
+                    .collect();
                 let here = left.contains(&m.pos);
                 (left, here)
             }
@@ -151,21 +207,47 @@ impl Player for HeroAi {
                 // Keep out of reach: the reachable square farthest from every enemy.
                 reachable(&state.map, &o, m.pos, movement)
                     .into_iter()
-                    .max_by_key(|&(p, s)| (enemies.iter().map(|(_, e)| p.distance(*e)).min().unwrap_or(0), std::cmp::Reverse(s)))
+                    .max_by_key(|&(p, s)| {
+                        (
+                            enemies
+                                .iter()
+                                .map(|(_, e)| p.distance(*e))
+                                .min()
+                                .unwrap_or(0),
+                            std::cmp::Reverse(s),
+                        )
+                    })
                     .map(|(p, _)| p)
                     .filter(|&p| p != m.pos)
             } else if !goal_squares.is_empty() {
                 step_towards(state, &o, m.pos, Goal::Squares(goal_squares), movement)
             } else {
-                step_towards(state, &o, m.pos, Goal::AdjacentTo(enemies.iter().map(|(_, p)| *p).collect()), movement)
+                step_towards(
+                    state,
+                    &o,
+                    m.pos,
+                    Goal::AdjacentTo(enemies.iter().map(|(_, p)| *p).collect()),
+                    movement,
+                )
             };
             if let Some(to) = dest {
-                return Action::Move { unit: u.id.clone(), to };
+                return Action::Move {
+                    unit: u.id.clone(),
+                    to,
+                };
             }
         } else if m.status.knocked_down && !u.used.contains(&ActionKind::Move) {
-            return Action::Move { unit: u.id.clone(), to: m.pos };
+            return Action::Move {
+                unit: u.id.clone(),
+                to: m.pos,
+            };
         }
-        if !u.used.contains(&ActionKind::Overwatch) && content.heroes.get(&m.kind).is_some_and(|p| p.shoot.is_some()) {
+        if !u.used.contains(&ActionKind::Overwatch)
+            && content
+                .heroes
+                .get(&m.kind)
+                .is_some_and(|p| p.shoot.is_some())
+        {
             return Action::Overwatch { unit: u.id.clone() };
         }
         Action::End
@@ -176,18 +258,26 @@ impl Player for OvermindAi {
     fn next_action(&mut self, game: &Game, content: &Content) -> Action {
         let state = &game.state;
         let o = state.compute_obstacles();
-        let heroes: Vec<(String, Pos)> = state.hero_models().map(|m| (m.id.clone(), m.pos)).collect();
+        let heroes: Vec<(String, Pos)> =
+            state.hero_models().map(|m| (m.id.clone(), m.pos)).collect();
         if heroes.is_empty() {
             return Action::End;
         }
         // Continue the active unit, else the first that has not activated.
         let active = state.active.clone();
-        let next_blip = state.blips.iter().find(|b| active.as_deref().map_or(!b.activated, |a| a == b.id));
+        let next_blip = state
+            .blips
+            .iter()
+            .find(|b| active.as_deref().map_or(!b.activated, |a| a == b.id));
         if let Some(b) = next_blip {
             if !b.used.is_empty() {
                 return Action::End;
             }
-            let near = heroes.iter().map(|(_, h)| h.distance(b.pos)).min().unwrap_or(u32::MAX);
+            let near = heroes
+                .iter()
+                .map(|(_, h)| h.distance(b.pos))
+                .min()
+                .unwrap_or(u32::MAX);
             if near <= 3 {
                 return Action::Flip { unit: b.id.clone() };
             }
@@ -198,17 +288,36 @@ impl Player for OvermindAi {
             let best = reach
                 .into_iter()
                 .filter(|&(p, s)| s > 0 && !heroes.iter().any(|(_, h)| los(state, &o2, *h, p)))
-                .min_by_key(|&(p, s)| (heroes.iter().map(|(_, h)| h.distance(p)).min().unwrap_or(0), s, p.y, p.x));
+                .min_by_key(|&(p, s)| {
+                    (
+                        heroes.iter().map(|(_, h)| h.distance(p)).min().unwrap_or(0),
+                        s,
+                        p.y,
+                        p.x,
+                    )
+                });
             if let Some((to, _)) = best {
-                if heroes.iter().map(|(_, h)| h.distance(to)).min().unwrap_or(0) < near {
-                    return Action::Move { unit: b.id.clone(), to };
+                if heroes
+                    .iter()
+                    .map(|(_, h)| h.distance(to))
+                    .min()
+                    .unwrap_or(0)
+                    < near
+                {
+                    return Action::Move {
+                        unit: b.id.clone(),
+                        to,
+                    };
                 }
             }
             return Action::End;
         }
         let unit = match &active {
             Some(id) => state.unit(id),
-            None => state.units.iter().find(|u| u.side == Side::Overmind && u.alive() && !u.activated),
+            None => state
+                .units
+                .iter()
+                .find(|u| u.side == Side::Overmind && u.alive() && !u.activated),
         };
         let Some(u) = unit else { return Action::End };
         if u.used.len() >= 2 {
@@ -229,11 +338,17 @@ impl Player for OvermindAi {
                 }
                 let mv = content.aliens.get(&m.kind).map_or(4, |t| t.movement);
                 if m.status.knocked_down {
-                    return Action::Move { unit: m.id.clone(), to: m.pos };
+                    return Action::Move {
+                        unit: m.id.clone(),
+                        to: m.pos,
+                    };
                 }
                 let goal = Goal::AdjacentTo(heroes.iter().map(|(_, p)| *p).collect());
                 if let Some(to) = step_towards(state, &o, m.pos, goal, mv) {
-                    return Action::Move { unit: m.id.clone(), to };
+                    return Action::Move {
+                        unit: m.id.clone(),
+                        to,
+                    };
                 }
             }
         }
@@ -242,7 +357,13 @@ impl Player for OvermindAi {
 }
 
 /// Play one action of the side to move with its AI; a refused action becomes `End`.
-pub fn ai_step(game: &mut Game, content: &Content, ctl: &mut Controllers, heroes: &mut dyn Player, overmind: &mut dyn Player) -> bool {
+pub fn ai_step(
+    game: &mut Game,
+    content: &Content,
+    ctl: &mut Controllers,
+    heroes: &mut dyn Player,
+    overmind: &mut dyn Player,
+) -> bool {
     let Some(side) = game.to_move() else {
         return false;
     };

@@ -1,6 +1,7 @@
 //! The Alien Behaviour hook (RULES.md §8): the trait behaviours implement, and the validated
 //! context through which they act.
 
+use crate::combat::Target;
 use crate::decision::{Choice, DecisionKind};
 use crate::engine::Engine;
 use crate::event::{AttackKind, Event, RevealCause};
@@ -8,9 +9,8 @@ use crate::geom::Pos;
 use crate::map::Terrain;
 use crate::motion::Mover;
 use crate::movement::{self, Goal};
-use crate::state::{GameState, Side};
 use crate::rules::Rules;
-use crate::combat::Target;
+use crate::state::{GameState, Side};
 use thiserror::Error;
 
 /// Why a behaviour failed. The behaviour is rolled back whole and play goes on.
@@ -68,7 +68,12 @@ impl Engine<'_> {
     /// Perform one Alien Behaviour for a freshly revealed unit: the Overmind picks among the
     /// unit's behaviours; a failure rolls the behaviour back whole and is logged.
     pub fn perform_behaviour(&mut self, unit: &str) {
-        let Some(kind) = self.st.unit(unit).and_then(|u| u.kind()).map(str::to_string) else {
+        let Some(kind) = self
+            .st
+            .unit(unit)
+            .and_then(|u| u.kind())
+            .map(str::to_string)
+        else {
             return;
         };
         if self.depth >= self.st.rules.max_behaviour_depth {
@@ -93,7 +98,10 @@ impl Engine<'_> {
             let reason = if listed.is_empty() {
                 format!("{kind} lists no Alien Behaviour")
             } else {
-                format!("none of {kind}'s behaviours ({}) is loaded", listed.join(", "))
+                format!(
+                    "none of {kind}'s behaviours ({}) is loaded",
+                    listed.join(", ")
+                )
             };
             self.emit(Event::BehaviourSkipped {
                 unit: unit.to_string(),
@@ -215,7 +223,10 @@ impl BehaviourCtx<'_, '_> {
     /// Models of one unit.
     #[must_use]
     pub fn models_of(&self, unit: &str) -> Vec<ModelInfo> {
-        self.info(None).into_iter().filter(|m| m.unit == unit).collect()
+        self.info(None)
+            .into_iter()
+            .filter(|m| m.unit == unit)
+            .collect()
     }
 
     /// A model by id.
@@ -227,7 +238,12 @@ impl BehaviourCtx<'_, '_> {
     /// Face-down Blips: id and square only (reading anything else is [`Self::reveal_for_stat`]).
     #[must_use]
     pub fn blips(&self) -> Vec<(String, Pos)> {
-        self.eng.st.blips.iter().map(|b| (b.id.clone(), b.pos)).collect()
+        self.eng
+            .st
+            .blips
+            .iter()
+            .map(|b| (b.id.clone(), b.pos))
+            .collect()
     }
 
     /// Reveal a Blip because a script needs one of its stats other than Movement. Returns the
@@ -310,7 +326,11 @@ impl BehaviourCtx<'_, '_> {
             scored.push((d, c.clone()));
         }
         let best = scored.iter().map(|(d, _)| *d).min()?;
-        let tied: Vec<ModelInfo> = scored.into_iter().filter(|(d, _)| *d == best).map(|(_, m)| m).collect();
+        let tied: Vec<ModelInfo> = scored
+            .into_iter()
+            .filter(|(d, _)| *d == best)
+            .map(|(_, m)| m)
+            .collect();
         let i = self.choose_kind(
             DecisionKind::Choice,
             "Several are equally close: which one?",
@@ -338,7 +358,12 @@ impl BehaviourCtx<'_, '_> {
         if options.is_empty() {
             return 0;
         }
-        self.eng.ask(Side::Overmind, kind, format!("{}: {prompt}", self.behaviour), options)
+        self.eng.ask(
+            Side::Overmind,
+            kind,
+            format!("{}: {prompt}", self.behaviour),
+            options,
+        )
     }
 
     /// An Overmind decision: index into `options`.
@@ -390,15 +415,26 @@ impl BehaviourCtx<'_, '_> {
             Some(n) => n,
             None => self.eng.model_stats(model).map_or(0, |s| s.movement),
         };
-        let used = self.moved.iter().find(|(m, _)| m == model).map_or(0, |(_, n)| *n);
+        let used = self
+            .moved
+            .iter()
+            .find(|(m, _)| m == model)
+            .map_or(0, |(_, n)| *n);
         limit.saturating_sub(used)
     }
 
     fn check_steps(&self, model: &str, steps: u32) -> Result<(), BehaviourError> {
         let left = self.move_left(model);
         if steps > left {
-            let name = self.eng.content.behaviours.get(&self.behaviour).map_or(self.behaviour.clone(), |b| b.name());
-            return err(format!("move: {steps} squares asked, {name} allows {left} for {model}"));
+            let name = self
+                .eng
+                .content
+                .behaviours
+                .get(&self.behaviour)
+                .map_or(self.behaviour.clone(), |b| b.name());
+            return err(format!(
+                "move: {steps} squares asked, {name} allows {left} for {model}"
+            ));
         }
         Ok(())
     }
@@ -413,7 +449,12 @@ impl BehaviourCtx<'_, '_> {
     /// Move a model of the unit up to `steps` squares towards `goal`. Equally good end squares
     /// are the Overmind's choice. Returns the squares actually moved (a reveal or Overwatch can
     /// cut a move short).
-    pub fn move_towards(&mut self, model: &str, goal: Goal, steps: u32) -> Result<u32, BehaviourError> {
+    pub fn move_towards(
+        &mut self,
+        model: &str,
+        goal: Goal,
+        steps: u32,
+    ) -> Result<u32, BehaviourError> {
         let m = self.own_model(model)?;
         self.check_steps(model, steps)?;
         let map = self.eng.map();
@@ -433,7 +474,9 @@ impl BehaviourCtx<'_, '_> {
         let Some(path) = t.path(end) else {
             return Ok(0);
         };
-        let taken = self.eng.walk(&Mover::Model(model.to_string()), &path, false);
+        let taken = self
+            .eng
+            .walk(&Mover::Model(model.to_string()), &path, false);
         self.record_move(model, taken);
         Ok(taken)
     }
@@ -447,7 +490,9 @@ impl BehaviourCtx<'_, '_> {
             return err(format!("move: {model} has no legal path to {to}"));
         };
         self.check_steps(model, (path.len() - 1) as u32)?;
-        let taken = self.eng.walk(&Mover::Model(model.to_string()), &path, false);
+        let taken = self
+            .eng
+            .walk(&Mover::Model(model.to_string()), &path, false);
         self.record_move(model, taken);
         Ok(taken)
     }
@@ -471,17 +516,29 @@ impl BehaviourCtx<'_, '_> {
         }
     }
 
-    fn attack(&mut self, kind: AttackKind, target: &str, penalty: u32) -> Result<(), BehaviourError> {
+    fn attack(
+        &mut self,
+        kind: AttackKind,
+        target: &str,
+        penalty: u32,
+    ) -> Result<(), BehaviourError> {
         if self.attacks.contains(&kind) {
-            return err(format!("{}: the unit has already made its {kind:?} attack", self.behaviour));
+            return err(format!(
+                "{}: the unit has already made its {kind:?} attack",
+                self.behaviour
+            ));
         }
         let t = self.target_of(target)?;
         let unit = self.unit.clone();
-        self.eng.check_attack(&unit, &t, kind).map_err(|e| BehaviourError::new(e.0))?;
+        self.eng
+            .check_attack(&unit, &t, kind)
+            .map_err(|e| BehaviourError::new(e.0))?;
         self.attacks.push(kind);
         // Attacks made as a behaviour are never better than the rules' penalty (seed: −1).
         let penalty = penalty.max(self.eng.st.rules.behaviour_penalty);
-        self.eng.attack(&unit, t, kind, penalty).map_err(|e| BehaviourError::new(e.0))
+        self.eng
+            .attack(&unit, t, kind, penalty)
+            .map_err(|e| BehaviourError::new(e.0))
     }
 
     /// Melee attack by the unit on `target` (model or unit id), with at least the behaviour

@@ -76,7 +76,12 @@ impl Engine<'_> {
     }
 
     /// Check an attack could be made now, without changing anything.
-    pub fn check_attack(&mut self, unit: &str, target: &Target, kind: AttackKind) -> Result<(), ActionError> {
+    pub fn check_attack(
+        &mut self,
+        unit: &str,
+        target: &Target,
+        kind: AttackKind,
+    ) -> Result<(), ActionError> {
         let Some(at) = self.target_pos(target) else {
             return refuse("the target is not on the map");
         };
@@ -93,7 +98,9 @@ impl Engine<'_> {
             return refuse("the Overmind cannot attack its own Blips");
         }
         let ok = match kind {
-            AttackKind::Melee | AttackKind::FreeAttack => !self.fighters(unit, at, target_unit.as_deref()).is_empty(),
+            AttackKind::Melee | AttackKind::FreeAttack => {
+                !self.fighters(unit, at, target_unit.as_deref()).is_empty()
+            }
             AttackKind::Shoot | AttackKind::Overwatch => !self.shooters(unit, at).is_empty(),
             AttackKind::Fear => true,
         };
@@ -111,7 +118,13 @@ impl Engine<'_> {
 
     /// Resolve an attack of `unit` on `target`. A Blip target is revealed first and the damage
     /// goes to the revealed unit (RULES.md §7); the behaviour, if triggered, follows the damage.
-    pub fn attack(&mut self, unit: &str, target: Target, kind: AttackKind, penalty: u32) -> Result<(), ActionError> {
+    pub fn attack(
+        &mut self,
+        unit: &str,
+        target: Target,
+        kind: AttackKind,
+        penalty: u32,
+    ) -> Result<(), ActionError> {
         self.check_attack(unit, &target, kind)?;
         let attacker_side = self.side_of(unit).unwrap_or(Side::Heroes);
         // What an attack uncovers (a removed model no longer blocking sight) is the attacker's
@@ -122,7 +135,14 @@ impl Engine<'_> {
         r
     }
 
-    fn attack_inner(&mut self, unit: &str, target: Target, kind: AttackKind, penalty: u32, attacker_side: Side) -> Result<(), ActionError> {
+    fn attack_inner(
+        &mut self,
+        unit: &str,
+        target: Target,
+        kind: AttackKind,
+        penalty: u32,
+        attacker_side: Side,
+    ) -> Result<(), ActionError> {
         let mut pending_behaviour = None;
         let target_model = match target {
             Target::Model(id) => id,
@@ -162,7 +182,8 @@ impl Engine<'_> {
         let Some((tu, tm)) = self.st.find_model(target_model) else {
             return;
         };
-        let (target_unit, target_side, at, target_status) = (tu.id.clone(), tu.side, tm.pos, tm.status.clone());
+        let (target_unit, target_side, at, target_status) =
+            (tu.id.clone(), tu.side, tm.pos, tm.status.clone());
         let target_stats = self.stats(target_side, tm);
         let Some(attacker_side) = self.side_of(unit) else {
             return;
@@ -190,7 +211,10 @@ impl Engine<'_> {
             from.push(m.pos);
             match kind {
                 AttackKind::Shoot | AttackKind::Overwatch => {
-                    cv += s.shoot.and_then(|sh| sh.cv_at(m.pos.distance(at))).unwrap_or(0);
+                    cv += s
+                        .shoot
+                        .and_then(|sh| sh.cv_at(m.pos.distance(at)))
+                        .unwrap_or(0);
                     effects.extend(s.shoot_effects.iter().copied());
                 }
                 AttackKind::Fear => cv = cv.max(s.fear),
@@ -234,7 +258,12 @@ impl Engine<'_> {
             def = 0;
         }
         let a = roll_attack(dice_cv, rules.max_dice, &rules.die, &mut self.st.rng);
-        let d = roll_defence(def.max(0) as u32, rules.max_dice, &rules.die, &mut self.st.rng);
+        let d = roll_defence(
+            def.max(0) as u32,
+            rules.max_dice,
+            &rules.die,
+            &mut self.st.rng,
+        );
         let dmg = damage(&a, &d);
         self.emit(Event::Attack {
             attacker: unit.to_string(),
@@ -318,7 +347,10 @@ impl Engine<'_> {
                     format!("Which model of {unit} takes the next hit?"),
                     options.iter().map(|s| Choice::Id(s.clone())).collect(),
                 );
-                target = options.get(i).cloned().unwrap_or_else(|| options[0].clone());
+                target = options
+                    .get(i)
+                    .cloned()
+                    .unwrap_or_else(|| options[0].clone());
             } else if let Some(m) = u.models.first() {
                 target = m.id.clone();
             }
@@ -402,7 +434,12 @@ impl Engine<'_> {
             .map(|(dx, dy)| Pos::new(at.x + dx, at.y + dy))
             .filter(|&q| can_step(&map, &o, at, q))
             .collect();
-        match self.ask_square(owner, DecisionKind::PushBack, format!("Where is {model} pushed back to?"), options) {
+        match self.ask_square(
+            owner,
+            DecisionKind::PushBack,
+            format!("Where is {model} pushed back to?"),
+            options,
+        ) {
             None => self.set_status(model, StatusChange::Stunned),
             Some(q) => {
                 self.set_status(model, StatusChange::PushedBack { to: q });
@@ -438,11 +475,20 @@ impl Engine<'_> {
         let far = |p: Pos| cause.iter().map(|&c| p.distance(c)).min().unwrap_or(0);
         let reach = reachable(&map, &o, at, movement);
         let best = reach.iter().map(|&(p, _)| far(p)).max().unwrap_or(0);
-        let options: Vec<Pos> = reach.iter().filter(|&&(p, _)| far(p) == best).map(|&(p, _)| p).collect();
+        let options: Vec<Pos> = reach
+            .iter()
+            .filter(|&&(p, _)| far(p) == best)
+            .map(|&(p, _)| p)
+            .collect();
         if options.contains(&at) {
             return;
         }
-        if let Some(dest) = self.ask_square(owner, DecisionKind::Destination, format!("{model} is Shaken: where does it flee?"), options) {
+        if let Some(dest) = self.ask_square(
+            owner,
+            DecisionKind::Destination,
+            format!("{model} is Shaken: where does it flee?"),
+            options,
+        ) {
             if let Some(path) = crate::movement::shortest_path(&map, &o, at, dest) {
                 self.walk(&Mover::Model(model.to_string()), &path, true);
             }

@@ -30,12 +30,19 @@ fn int_field(p: &Placement, key: &str) -> Result<Option<u32>, String> {
     match p.extra.get(key) {
         None => Ok(None),
         Some(toml::Value::Integer(i)) if (1..=99).contains(i) => Ok(Some(*i as u32)),
-        Some(v) => Err(format!("{key}: expected a whole number from 1 to 99, found {v}")),
+        Some(v) => Err(format!(
+            "{key}: expected a whole number from 1 to 99, found {v}"
+        )),
     }
 }
 
 /// Deserialize one top-level key of the mission's extra table.
-fn key<T: for<'de> Deserialize<'de>>(m: &Mission, text: &str, name: &str, errors: &mut Vec<MissionError>) -> Option<T> {
+fn key<T: for<'de> Deserialize<'de>>(
+    m: &Mission,
+    text: &str,
+    name: &str,
+    errors: &mut Vec<MissionError>,
+) -> Option<T> {
     let v = m.extra.get(name)?;
     match v.clone().try_into::<T>() {
         Ok(t) => Some(t),
@@ -63,7 +70,15 @@ impl Mission {
                     profile,
                     at: h.at,
                 }),
-                Ok(None) => errors.push(err(self, h.line, 1, format!("hero {}: missing `profile` (the id of a heroes/*.toml profile)", h.id))),
+                Ok(None) => errors.push(err(
+                    self,
+                    h.line,
+                    1,
+                    format!(
+                        "hero {}: missing `profile` (the id of a heroes/*.toml profile)",
+                        h.id
+                    ),
+                )),
                 Err(e) => errors.push(err(self, h.line, 1, format!("hero {}: {e}", h.id))),
             }
         }
@@ -93,7 +108,8 @@ impl Mission {
         }
         let pool: Vec<PoolEntry> = key(self, text, "pool", &mut errors).unwrap_or_default();
         let decoys: Option<u32> = key(self, text, "decoys", &mut errors);
-        let objective: Objective = key(self, text, "objective", &mut errors).unwrap_or(Objective::Eliminate);
+        let objective: Objective =
+            key(self, text, "objective", &mut errors).unwrap_or(Objective::Eliminate);
         let max_rounds: Option<u32> = key(self, text, "max_rounds", &mut errors);
         if max_rounds == Some(0) {
             let (l, c) = find_key(text, "max_rounds");
@@ -118,7 +134,12 @@ impl Mission {
                 }
                 _ => {
                     let (l, c) = find_key(text, "rules");
-                    errors.push(err(self, l, c, "rules: expected a table of rule settings".into()));
+                    errors.push(err(
+                        self,
+                        l,
+                        c,
+                        "rules: expected a table of rule settings".into(),
+                    ));
                 }
             }
         }
@@ -126,11 +147,26 @@ impl Mission {
             let (l, c) = find_key(text, "rules");
             errors.push(err(self, l, c, format!("rules: {p}")));
         }
-        let known = ["pool", "decoys", "objective", "max_rounds", "rules", "description"];
+        let known = [
+            "pool",
+            "decoys",
+            "objective",
+            "max_rounds",
+            "rules",
+            "description",
+        ];
         for k in self.extra.keys() {
             if !known.contains(&k.as_str()) {
                 let (l, c) = find_key(text, k);
-                errors.push(err(self, l, c, format!("unknown key `{k}`; expected one of name, map, heroes, blips, {}", known.join(", "))));
+                errors.push(err(
+                    self,
+                    l,
+                    c,
+                    format!(
+                        "unknown key `{k}`; expected one of name, map, heroes, blips, {}",
+                        known.join(", ")
+                    ),
+                ));
             }
         }
         if !errors.is_empty() {

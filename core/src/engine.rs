@@ -55,7 +55,13 @@ impl<'a> Engine<'a> {
     }
 
     /// Ask a side to choose; returns the chosen option's index.
-    pub fn ask(&mut self, who: Side, kind: DecisionKind, prompt: String, options: Vec<Choice>) -> usize {
+    pub fn ask(
+        &mut self,
+        who: Side,
+        kind: DecisionKind,
+        prompt: String,
+        options: Vec<Choice>,
+    ) -> usize {
         let d = Decision {
             who,
             kind,
@@ -66,13 +72,24 @@ impl<'a> Engine<'a> {
     }
 
     /// Ask for one of several squares (sorted for determinism).
-    pub fn ask_square(&mut self, who: Side, kind: DecisionKind, prompt: String, mut squares: Vec<Pos>) -> Option<Pos> {
+    pub fn ask_square(
+        &mut self,
+        who: Side,
+        kind: DecisionKind,
+        prompt: String,
+        mut squares: Vec<Pos>,
+    ) -> Option<Pos> {
         squares.sort_by_key(|p| (p.y, p.x));
         squares.dedup();
         if squares.is_empty() {
             return None;
         }
-        let i = self.ask(who, kind, prompt, squares.iter().map(|&p| Choice::Square(p)).collect());
+        let i = self.ask(
+            who,
+            kind,
+            prompt,
+            squares.iter().map(|&p| Choice::Square(p)).collect(),
+        );
         squares.get(i).copied()
     }
 
@@ -143,7 +160,10 @@ impl<'a> Engine<'a> {
     }
 
     /// Run `f`; if it fails, put the state and the events back as they were.
-    pub fn transaction<T>(&mut self, f: impl FnOnce(&mut Self) -> Result<T, ActionError>) -> Result<T, ActionError> {
+    pub fn transaction<T>(
+        &mut self,
+        f: impl FnOnce(&mut Self) -> Result<T, ActionError>,
+    ) -> Result<T, ActionError> {
         let snapshot = self.st.clone();
         let n = self.events.len();
         let answers = self.ctl.answers.len();

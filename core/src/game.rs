@@ -64,7 +64,12 @@ impl Game {
     ///
     /// # Errors
     /// The action is illegal now; the message says why.
-    pub fn apply(&mut self, action: Action, content: &Content, ctl: &mut Controllers) -> Result<Vec<Event>, ActionError> {
+    pub fn apply(
+        &mut self,
+        action: Action,
+        content: &Content,
+        ctl: &mut Controllers,
+    ) -> Result<Vec<Event>, ActionError> {
         let Some(side) = self.to_move() else {
             return refuse("the game is over");
         };
@@ -91,17 +96,28 @@ impl Game {
     ///
     /// # Errors
     /// The index and reason of the first recorded action the rules now refuse.
-    pub fn replay(state: GameState, mission: &str, seed: u64, records: &[Record], content: &Content) -> Result<Game, (usize, ActionError)> {
+    pub fn replay(
+        state: GameState,
+        mission: &str,
+        seed: u64,
+        records: &[Record],
+        content: &Content,
+    ) -> Result<Game, (usize, ActionError)> {
         let mut g = Game::new(state, mission, seed);
         for (i, r) in records.iter().enumerate() {
             let answers = |who: Side| -> Vec<usize> {
-                r.answers.iter().filter(|a| a.who == who).map(|a| a.index).collect()
+                r.answers
+                    .iter()
+                    .filter(|a| a.who == who)
+                    .map(|a| a.index)
+                    .collect()
             };
             let mut ctl = Controllers::new(
                 Box::new(crate::decision::Scripted::new(answers(Side::Heroes))),
                 Box::new(crate::decision::Scripted::new(answers(Side::Overmind))),
             );
-            g.apply(r.action.clone(), content, &mut ctl).map_err(|e| (i, e))?;
+            g.apply(r.action.clone(), content, &mut ctl)
+                .map_err(|e| (i, e))?;
         }
         Ok(g)
     }
@@ -110,7 +126,11 @@ impl Game {
 /// What an action names: a Blip, or a unit and one of its models.
 enum Actor {
     Blip(String),
-    Unit { unit: String, model: String, named_model: bool },
+    Unit {
+        unit: String,
+        model: String,
+        named_model: bool,
+    },
 }
 
 impl Engine<'_> {
@@ -181,7 +201,9 @@ impl Engine<'_> {
             }
             (Actor::Blip(b), Action::Flip { .. }) => {
                 let b = b.clone();
-                if let Some((unit, triggers)) = self.reveal(&b, crate::event::RevealCause::Overmind, Side::Overmind) {
+                if let Some((unit, triggers)) =
+                    self.reveal(&b, crate::event::RevealCause::Overmind, Side::Overmind)
+                {
                     if triggers {
                         self.perform_behaviour(&unit);
                     }
@@ -190,15 +212,26 @@ impl Engine<'_> {
             (Actor::Blip(b), _) => {
                 return refuse(format!("{b} is a Blip: it can Move, Sprint or Flip"));
             }
-            (Actor::Unit { model, unit, named_model }, Action::Move { to, .. } | Action::Sprint { to, .. }) => {
+            (
+                Actor::Unit {
+                    model,
+                    unit,
+                    named_model,
+                },
+                Action::Move { to, .. } | Action::Sprint { to, .. },
+            ) => {
                 let model = if *named_model {
                     model.clone()
                 } else {
-                    self.next_unmoved_model(unit).unwrap_or_else(|| model.clone())
+                    self.next_unmoved_model(unit)
+                        .unwrap_or_else(|| model.clone())
                 };
                 self.unit_move(unit, &model, *to, kind)?;
             }
-            (Actor::Unit { unit, .. }, Action::Shoot { target, .. } | Action::Melee { target, .. }) => {
+            (
+                Actor::Unit { unit, .. },
+                Action::Shoot { target, .. } | Action::Melee { target, .. },
+            ) => {
                 let attack = if kind == ActionKind::Shoot {
                     AttackKind::Shoot
                 } else {
@@ -207,7 +240,9 @@ impl Engine<'_> {
                 self.unit_attack(unit, target, attack)?;
             }
             (Actor::Unit { unit, .. }, Action::Overwatch { .. }) => self.overwatch(unit)?,
-            (Actor::Unit { unit, model, .. }, Action::Interact { .. }) => self.interact(unit, model)?,
+            (Actor::Unit { unit, model, .. }, Action::Interact { .. }) => {
+                self.interact(unit, model)?
+            }
             (Actor::Unit { .. }, Action::Flip { unit }) => {
                 return refuse(format!("{unit} is not a Blip: only Blips Flip"));
             }
@@ -220,10 +255,17 @@ impl Engine<'_> {
     }
 
     fn continues_move(&self, actor: &Actor, kind: ActionKind) -> bool {
-        let Actor::Unit { unit, model, named_model } = actor else {
+        let Actor::Unit {
+            unit,
+            model,
+            named_model,
+        } = actor
+        else {
             return false;
         };
-        if !matches!(kind, ActionKind::Move | ActionKind::Sprint) || self.st.active.as_deref() != Some(unit) {
+        if !matches!(kind, ActionKind::Move | ActionKind::Sprint)
+            || self.st.active.as_deref() != Some(unit)
+        {
             return false;
         }
         let Some(u) = self.st.unit(unit) else {
@@ -232,7 +274,11 @@ impl Engine<'_> {
         if u.used.last() != Some(&kind) {
             return false;
         }
-        let model = if *named_model { Some(model.clone()) } else { self.next_unmoved_model(unit) };
+        let model = if *named_model {
+            Some(model.clone())
+        } else {
+            self.next_unmoved_model(unit)
+        };
         model.is_some_and(|m| !self.st.moved_this_action.contains(&m))
     }
 
@@ -263,19 +309,26 @@ impl Engine<'_> {
             return refuse(format!("{id} has taken both its actions"));
         }
         if active && used.contains(&kind) {
-            return refuse(format!("{id} has already taken a {} action this activation; its two actions must differ", kind.name()));
+            return refuse(format!(
+                "{id} has already taken a {} action this activation; its two actions must differ",
+                kind.name()
+            ));
         }
         if !active {
             if let Some(prev) = self.st.active.clone() {
                 self.end_activation(&prev);
             }
             self.st.active = Some(id.to_string());
-            self.emit(Event::ActivationStarted { unit: id.to_string() });
+            self.emit(Event::ActivationStarted {
+                unit: id.to_string(),
+            });
             if let Some(u) = self.st.unit_mut(id) {
                 u.activated = true;
                 u.used.clear();
                 if u.overwatch.take().is_some() {
-                    self.emit(Event::OverwatchDiscarded { unit: id.to_string() });
+                    self.emit(Event::OverwatchDiscarded {
+                        unit: id.to_string(),
+                    });
                 }
             } else if let Some(b) = self.st.blips.iter_mut().find(|b| b.id == id) {
                 b.activated = true;
@@ -296,13 +349,23 @@ impl Engine<'_> {
     }
 
     /// Move a Blip or model to `to` by a shortest legal path within `steps`.
-    fn move_along(&mut self, mover: Mover, to: Pos, steps: u32, kind: ActionKind) -> Result<(), ActionError> {
+    fn move_along(
+        &mut self,
+        mover: Mover,
+        to: Pos,
+        steps: u32,
+        kind: ActionKind,
+    ) -> Result<(), ActionError> {
         let Some(from) = self.mover_pos(&mover) else {
             return refuse("nothing to move");
         };
         let map = self.map();
         if !map.in_bounds(to) {
-            return refuse(format!("{to} is off the map ({}x{})", map.width(), map.height()));
+            return refuse(format!(
+                "{to} is off the map ({}x{})",
+                map.width(),
+                map.height()
+            ));
         }
         let o = self.obstacles();
         let Some(path) = shortest_path(&map, &o, from, to) else {
@@ -310,7 +373,10 @@ impl Engine<'_> {
         };
         let need = (path.len() - 1) as u32;
         if need > steps {
-            return refuse(format!("{to} is {need} squares away; a {} allows {steps}", kind.name()));
+            return refuse(format!(
+                "{to} is {need} squares away; a {} allows {steps}",
+                kind.name()
+            ));
         }
         if need == 0 {
             return refuse(format!("{} is already on {to}", mover.id()));
@@ -319,7 +385,13 @@ impl Engine<'_> {
         Ok(())
     }
 
-    fn unit_move(&mut self, unit: &str, model: &str, to: Pos, kind: ActionKind) -> Result<(), ActionError> {
+    fn unit_move(
+        &mut self,
+        unit: &str,
+        model: &str,
+        to: Pos,
+        kind: ActionKind,
+    ) -> Result<(), ActionError> {
         let Some((u, m)) = self.st.find_model(model) else {
             return refuse(format!("no model {model}"));
         };
@@ -329,12 +401,16 @@ impl Engine<'_> {
         let stats = self.stats(u.side, m);
         let (knocked, stunned) = (m.status.knocked_down, m.status.stunned);
         if stunned {
-            return refuse(format!("{model} is Stunned: recover with an Interact action first"));
+            return refuse(format!(
+                "{model} is Stunned: recover with an Interact action first"
+            ));
         }
         self.st.moved_this_action.push(model.to_string());
         if knocked {
             if kind == ActionKind::Sprint {
-                return refuse(format!("{model} is Knocked Down: its next Move action is spent standing up"));
+                return refuse(format!(
+                    "{model} is Knocked Down: its next Move action is spent standing up"
+                ));
             }
             if let Some(m) = self.st.model_mut(model) {
                 m.status.knocked_down = false;
@@ -364,10 +440,18 @@ impl Engine<'_> {
         }
     }
 
-    fn unit_attack(&mut self, unit: &str, target: &str, kind: AttackKind) -> Result<(), ActionError> {
+    fn unit_attack(
+        &mut self,
+        unit: &str,
+        target: &str,
+        kind: AttackKind,
+    ) -> Result<(), ActionError> {
         let t = self.target_for(target)?;
         if let Some(u) = self.st.unit(unit) {
-            if u.models.iter().all(|m| m.status.knocked_down || m.status.stunned) {
+            if u.models
+                .iter()
+                .all(|m| m.status.knocked_down || m.status.stunned)
+            {
                 return refuse(format!("{unit} must stand up or recover before it attacks"));
             }
         }
@@ -376,8 +460,13 @@ impl Engine<'_> {
             if let Some((tu, _)) = self.st.find_model(m) {
                 let tu = tu.id.clone();
                 if let Some(u) = self.st.unit(unit) {
-                    if u.models.iter().all(|m| m.status.shaken_by.as_deref() == Some(tu.as_str())) {
-                        return refuse(format!("{unit} is Shaken by {tu} and may not attack it this round"));
+                    if u.models
+                        .iter()
+                        .all(|m| m.status.shaken_by.as_deref() == Some(tu.as_str()))
+                    {
+                        return refuse(format!(
+                            "{unit} is Shaken by {tu} and may not attack it this round"
+                        ));
                     }
                 }
             }
@@ -389,7 +478,10 @@ impl Engine<'_> {
         let Some(u) = self.st.unit(unit) else {
             return refuse(format!("no unit {unit}"));
         };
-        let can_shoot = u.models.iter().any(|m| self.stats(u.side, m).shoot.is_some());
+        let can_shoot = u
+            .models
+            .iter()
+            .any(|m| self.stats(u.side, m).shoot.is_some());
         if !can_shoot {
             return refuse(format!("{unit} has no Shoot attack to Overwatch with"));
         }
@@ -484,7 +576,9 @@ impl Engine<'_> {
         if self.st.active.as_deref() == Some(id) {
             self.st.active = None;
             self.st.moved_this_action.clear();
-            self.emit(Event::ActivationEnded { unit: id.to_string() });
+            self.emit(Event::ActivationEnded {
+                unit: id.to_string(),
+            });
         }
     }
 
@@ -526,7 +620,9 @@ impl Engine<'_> {
                 Phase::Heroes if !self.has_pending(Side::Heroes) => {
                     self.st.phase = Phase::Overmind;
                     self.actor = Side::Overmind;
-                    self.emit(Event::PhaseStarted { side: Side::Overmind });
+                    self.emit(Event::PhaseStarted {
+                        side: Side::Overmind,
+                    });
                 }
                 Phase::Overmind if !self.has_pending(Side::Overmind) => self.end_round(),
                 _ => return,
@@ -555,7 +651,9 @@ impl Engine<'_> {
         }
         self.st.phase = Phase::Heroes;
         self.actor = Side::Heroes;
-        self.emit(Event::RoundStarted { round: self.st.round });
+        self.emit(Event::RoundStarted {
+            round: self.st.round,
+        });
         self.emit(Event::PhaseStarted { side: Side::Heroes });
     }
 }

@@ -76,6 +76,8 @@ pub struct Map {
     h_edges: Vec<Edge>,
     buildings: Vec<Option<BuildingId>>,
     building_count: u16,
+    /// What blocks sight, one byte a square, built on the first LOS query (not serialised).
+    pub(crate) los: crate::los::LosCache,
 }
 
 impl Map {
@@ -265,7 +267,13 @@ impl MapBuilder {
             .map(|l| l.chars().collect())
             .collect();
         let height = (lines.len().saturating_sub(1) / 2) as i32;
-        let width = (lines.iter().map(Vec::len).max().unwrap_or(0).saturating_sub(1) / 2) as i32;
+        let width = (lines
+            .iter()
+            .map(Vec::len)
+            .max()
+            .unwrap_or(0)
+            .saturating_sub(1)
+            / 2) as i32;
         let mut b = MapBuilder::new(width, height);
         for (r, line) in lines.iter().enumerate() {
             for (c, &ch) in line.iter().enumerate() {
@@ -319,6 +327,7 @@ impl MapBuilder {
             h_edges: self.h_edges,
             buildings: Vec::new(),
             building_count: 0,
+            los: crate::los::LosCache::default(),
         };
         // A green square with no marked green side has all four sides green.
         let greens: Vec<Pos> = map.squares_of(Terrain::Green).collect();
@@ -483,7 +492,10 @@ mod tests {
         assert!(m.wall(Pos::new(0, 1), Dir::E));
         assert!(!m.wall(Pos::new(1, 1), Dir::E));
         assert!(m.wall(Pos::new(3, 0), Dir::E), "border is a wall");
-        assert!(m.wall(Pos::new(2, 1), Dir::S), "drawn gap in the border is still walled");
+        assert!(
+            m.wall(Pos::new(2, 1), Dir::S),
+            "drawn gap in the border is still walled"
+        );
     }
 
     #[test]

@@ -115,7 +115,12 @@ impl Engine<'_> {
                         self.flush(mover, &mut segment, forced);
                         for u in leaving {
                             free_attackers.push(u.clone());
-                            let _ = self.attack(&u, Target::Model(id.clone()), AttackKind::FreeAttack, 0);
+                            let _ = self.attack(
+                                &u,
+                                Target::Model(id.clone()),
+                                AttackKind::FreeAttack,
+                                0,
+                            );
                             if self.mover_pos(mover).is_none() || self.st.is_over() {
                                 break;
                             }

@@ -23,7 +23,10 @@ fn pick(ctx: &mut BehaviourCtx<'_, '_>, prompt: &str, options: &[ModelInfo]) -> 
     if options.is_empty() {
         return None;
     }
-    let i = ctx.choose(prompt, options.iter().map(|m| Choice::Id(m.id.clone())).collect());
+    let i = ctx.choose(
+        prompt,
+        options.iter().map(|m| Choice::Id(m.id.clone())).collect(),
+    );
     options.get(i).cloned()
 }
 

@@ -237,7 +237,8 @@ impl HeroProfile {
     /// # Errors
     /// Every problem, each with `path:line:column`.
     pub fn from_toml(path: &str, text: &str) -> Result<HeroProfile, Vec<DataError>> {
-        let p: HeroProfile = toml::from_str(text).map_err(|e| vec![DataError::from_toml(path, text, &e)])?;
+        let p: HeroProfile =
+            toml::from_str(text).map_err(|e| vec![DataError::from_toml(path, text, &e)])?;
         let problems = p.validate();
         if problems.is_empty() {
             return Ok(p);
@@ -263,7 +264,10 @@ impl HeroProfile {
 pub fn find_key(text: &str, key: &str) -> (usize, usize) {
     for (i, l) in text.lines().enumerate() {
         let t = l.trim_start();
-        if !key.is_empty() && t.starts_with(key) && t[key.len()..].trim_start().starts_with(['=', '.']) {
+        if !key.is_empty()
+            && t.starts_with(key)
+            && t[key.len()..].trim_start().starts_with(['=', '.'])
+        {
             return (i + 1, l.len() - t.len() + 1);
         }
     }
@@ -276,10 +280,22 @@ mod file_tests {
 
     #[test]
     fn hero_toml_errors_point_into_the_file() {
-        let e = HeroProfile::from_toml("h.toml", "id = \"a\"\nname = \"A\"\nmovement = \"fast\"\ndial = []\n").unwrap_err();
+        let e = HeroProfile::from_toml(
+            "h.toml",
+            "id = \"a\"\nname = \"A\"\nmovement = \"fast\"\ndial = []\n",
+        )
+        .unwrap_err();
         assert_eq!((e[0].line, e[0].column), (3, 12), "{}", e[0]);
-        let e = HeroProfile::from_toml("h.toml", "id = \"a\"\nname = \"A\"\nmovement = 0\ndial = []\n").unwrap_err();
+        let e = HeroProfile::from_toml(
+            "h.toml",
+            "id = \"a\"\nname = \"A\"\nmovement = 0\ndial = []\n",
+        )
+        .unwrap_err();
         assert_eq!(e.len(), 2);
-        assert!(e[0].to_string().starts_with("h.toml:3:1: movement"), "{}", e[0]);
+        assert!(
+            e[0].to_string().starts_with("h.toml:3:1: movement"),
+            "{}",
+            e[0]
+        );
     }
 }

@@ -12,7 +12,12 @@ impl Engine<'_> {
     /// Face-down Blips now in the Line of Sight of some Hero model, in id order.
     pub fn visible_blips(&mut self) -> Vec<String> {
         let heroes: Vec<Pos> = self.st.hero_models().map(|m| m.pos).collect();
-        let blips: Vec<(String, Pos)> = self.st.blips.iter().map(|b| (b.id.clone(), b.pos)).collect();
+        let blips: Vec<(String, Pos)> = self
+            .st
+            .blips
+            .iter()
+            .map(|b| (b.id.clone(), b.pos))
+            .collect();
         let mut out = Vec::new();
         for (id, bp) in blips {
             if heroes.iter().any(|&h| self.los(h, bp)) {
@@ -66,7 +71,12 @@ impl Engine<'_> {
     /// Flip a Blip: remove a Decoy, or place the unit's models. Returns the new unit's id and
     /// whether it triggers an Alien Behaviour; the caller performs it (after damage, for a
     /// damage-triggered reveal).
-    pub fn reveal(&mut self, blip_id: &str, cause: RevealCause, by: Side) -> Option<(String, bool)> {
+    pub fn reveal(
+        &mut self,
+        blip_id: &str,
+        cause: RevealCause,
+        by: Side,
+    ) -> Option<(String, bool)> {
         let idx = self.st.blips.iter().position(|b| b.id == blip_id)?;
         let blip = self.st.blips.remove(idx);
         self.st.moved();
@@ -214,24 +224,51 @@ impl Engine<'_> {
             .iter()
             .filter(|u| u.side == Side::Heroes)
             .flat_map(|u| u.models.iter())
-            .map(|m| (m.pos, self.stats(Side::Heroes, m).shoot.map(|s| s.max_range())))
+            .map(|m| {
+                (
+                    m.pos,
+                    self.stats(Side::Heroes, m).shoot.map(|s| s.max_range()),
+                )
+            })
             .collect();
-        let dist = |a: Pos| unit_squares.iter().map(|&b| a.distance(b)).min().unwrap_or(u32::MAX);
+        let dist = |a: Pos| {
+            unit_squares
+                .iter()
+                .map(|&b| a.distance(b))
+                .min()
+                .unwrap_or(u32::MAX)
+        };
         match self.st.rules.overmind_reveal_trigger {
-            RevealTrigger::Always => (true, "the Overmind's reveals always trigger (rules.toml)".into()),
-            RevealTrigger::Never => (false, "the Overmind's reveals never trigger (rules.toml)".into()),
+            RevealTrigger::Always => (
+                true,
+                "the Overmind's reveals always trigger (rules.toml)".into(),
+            ),
+            RevealTrigger::Never => (
+                false,
+                "the Overmind's reveals never trigger (rules.toml)".into(),
+            ),
             RevealTrigger::HeroShootRange => {
                 if heroes.iter().any(|&(p, r)| r.is_some_and(|r| dist(p) <= r)) {
-                    (true, "revealed by the Overmind within a Hero's Shoot range".into())
+                    (
+                        true,
+                        "revealed by the Overmind within a Hero's Shoot range".into(),
+                    )
                 } else {
-                    (false, "revealed by the Overmind outside every Hero's Shoot range".into())
+                    (
+                        false,
+                        "revealed by the Overmind outside every Hero's Shoot range".into(),
+                    )
                 }
             }
             RevealTrigger::UnitShootRange => match unit_range {
-                Some(r) if heroes.iter().any(|&(p, _)| dist(p) <= r) => {
-                    (true, "revealed by the Overmind with a Hero in its Shoot range".into())
-                }
-                _ => (false, "revealed by the Overmind with no Hero in its Shoot range".into()),
+                Some(r) if heroes.iter().any(|&(p, _)| dist(p) <= r) => (
+                    true,
+                    "revealed by the Overmind with a Hero in its Shoot range".into(),
+                ),
+                _ => (
+                    false,
+                    "revealed by the Overmind with no Hero in its Shoot range".into(),
+                ),
             },
         }
     }

@@ -98,18 +98,30 @@ impl Setup {
             }
             ids.push(id.to_string());
             if !map.in_bounds(at) {
-                errors.push(unit_err(what, id, format!("{at} is outside the {}x{} map", map.width(), map.height())));
+                errors.push(unit_err(
+                    what,
+                    id,
+                    format!("{at} is outside the {}x{} map", map.width(), map.height()),
+                ));
             } else if map.is_solid(at) {
                 errors.push(unit_err(what, id, format!("{at} is a solid square")));
             } else if let Some((_, other)) = taken.iter().find(|(p, _)| *p == at) {
-                errors.push(unit_err(what, id, format!("{at} is already taken by {other}")));
+                errors.push(unit_err(
+                    what,
+                    id,
+                    format!("{at} is already taken by {other}"),
+                ));
             }
             taken.push((at, id.to_string()));
         };
         for h in &self.heroes {
             place("hero", &h.id, h.at, &mut errors);
             if !content.heroes.contains_key(&h.profile) {
-                errors.push(unit_err("hero", &h.id, format!("no hero profile named {:?}", h.profile)));
+                errors.push(unit_err(
+                    "hero",
+                    &h.id,
+                    format!("no hero profile named {:?}", h.profile),
+                ));
             }
         }
         for b in &self.blips {
@@ -119,7 +131,10 @@ impl Setup {
         let mut tokens: Vec<Contents> = Vec::new();
         for p in &self.pool {
             if !content.aliens.contains_key(&p.type_id) {
-                errors.push(SetupError::Other(format!("pool: no Alien Type named {:?}", p.type_id)));
+                errors.push(SetupError::Other(format!(
+                    "pool: no Alien Type named {:?}",
+                    p.type_id
+                )));
             }
             for _ in 0..p.count {
                 tokens.push(Contents::Unit {
@@ -141,9 +156,18 @@ impl Setup {
             )));
         }
         for b in &self.blips {
-            if let Some(Contents::Unit { type_id, size, leader }) = &b.contents {
+            if let Some(Contents::Unit {
+                type_id,
+                size,
+                leader,
+            }) = &b.contents
+            {
                 match content.aliens.get(type_id) {
-                    None => errors.push(unit_err("blip", &b.id, format!("no Alien Type named {type_id:?}"))),
+                    None => errors.push(unit_err(
+                        "blip",
+                        &b.id,
+                        format!("no Alien Type named {type_id:?}"),
+                    )),
                     Some(t) if *size == 0 || *size > t.unit.max => errors.push(unit_err(
                         "blip",
                         &b.id,
@@ -153,7 +177,11 @@ impl Setup {
                 }
                 if let Some(l) = leader {
                     if !content.aliens.contains_key(l) {
-                        errors.push(unit_err("blip", &b.id, format!("no Alien Type named {l:?} to lead")));
+                        errors.push(unit_err(
+                            "blip",
+                            &b.id,
+                            format!("no Alien Type named {l:?} to lead"),
+                        ));
                     }
                 }
             }
@@ -171,7 +199,10 @@ impl Setup {
         );
         let mut drawn = tokens.into_iter();
         for h in &self.heroes {
-            let health = content.heroes.get(&h.profile).map_or(1, |p| p.health.max(1));
+            let health = content
+                .heroes
+                .get(&h.profile)
+                .map_or(1, |p| p.health.max(1));
             st.units.push(Unit {
                 id: h.id.clone(),
                 side: Side::Heroes,
@@ -210,7 +241,14 @@ impl Setup {
         for b in &st.blips {
             for h in st.hero_models() {
                 if st.rules.los.visible(&st.map, &obstacles, h.pos, b.pos) {
-                    seen.push(unit_err("blip", &b.id, format!("starts at {} in the Line of Sight of hero {} at {}", b.pos, h.id, h.pos)));
+                    seen.push(unit_err(
+                        "blip",
+                        &b.id,
+                        format!(
+                            "starts at {} in the Line of Sight of hero {} at {}",
+                            b.pos, h.id, h.pos
+                        ),
+                    ));
                     break;
                 }
             }

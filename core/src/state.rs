@@ -262,7 +262,13 @@ impl PartialEq for GameState {
 impl GameState {
     /// A state with no units, at round 1, Heroes to play.
     #[must_use]
-    pub fn new(map: Map, rules: Rules, objective: Objective, max_rounds: u32, rng: ChaCha8Rng) -> Self {
+    pub fn new(
+        map: Map,
+        rules: Rules,
+        objective: Objective,
+        max_rounds: u32,
+        rng: ChaCha8Rng,
+    ) -> Self {
         GameState {
             map: Arc::new(map),
             rules: Arc::new(rules),

@@ -30,12 +30,19 @@ impl crate::state::GameState {
     /// The winner now, if any. `round_limit_passed`: the last round has just ended.
     #[must_use]
     pub fn winner(&self, round_limit_passed: bool) -> Option<(Side, String)> {
-        let heroes: Vec<_> = self.units.iter().filter(|u| u.side == Side::Heroes).collect();
+        let heroes: Vec<_> = self
+            .units
+            .iter()
+            .filter(|u| u.side == Side::Heroes)
+            .collect();
         let alive = heroes.iter().filter(|u| u.alive() && !u.extracted).count() as u32;
         let extracted = heroes.iter().filter(|u| u.extracted).count() as u32;
         match &self.objective {
             Objective::Eliminate => {
-                let aliens = self.units.iter().any(|u| u.side == Side::Overmind && u.alive());
+                let aliens = self
+                    .units
+                    .iter()
+                    .any(|u| u.side == Side::Overmind && u.alive());
                 if !aliens && self.blips.is_empty() {
                     return Some((Side::Heroes, "no Blips or Alien Units are left".into()));
                 }
@@ -53,7 +60,9 @@ impl crate::state::GameState {
             }
             Objective::Interact { squares } => {
                 if !squares.is_empty()
-                    && squares.iter().all(|s| self.activated_objectives.contains(s))
+                    && squares
+                        .iter()
+                        .all(|s| self.activated_objectives.contains(s))
                 {
                     return Some((Side::Heroes, "every objective was activated".into()));
                 }

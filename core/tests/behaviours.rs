@@ -7,14 +7,25 @@ use overmind_core::*;
 
 /// An open board; heroes placed; Blips dropped straight into sight so that the Heroes' next
 /// step reveals them (a Hero-caused reveal: it always triggers).
-fn scene(map: Map, heroes: &[(&str, &str, [i32; 2])], blips: &[(&str, [i32; 2], &str, u32)], die: dice::DieFaces) -> (Game, World) {
+fn scene(
+    map: Map,
+    heroes: &[(&str, &str, [i32; 2])],
+    blips: &[(&str, [i32; 2], &str, u32)],
+    die: dice::DieFaces,
+) -> (Game, World) {
     let w = world();
     let mut s = setup("", heroes, &[]);
     s.map = map;
     s.rules.die = die;
     let mut st = s.start(&w.content, 5).unwrap();
     for (id, at, t, n) in blips {
-        st.blips.push(Blip { id: id.to_string(), pos: Pos::from(*at), contents: unit(t, *n), activated: false, used: vec![] });
+        st.blips.push(Blip {
+            id: id.to_string(),
+            pos: Pos::from(*at),
+            contents: unit(t, *n),
+            activated: false,
+            used: vec![],
+        });
     }
     st.moved();
     (Game::new(st, "t", 5), w)
@@ -39,21 +50,54 @@ fn pos(g: &Game, model: &str) -> Pos {
 
 #[test]
 fn rush_moves_exactly_five_towards_the_closest_visible_hero() {
-    let (mut g, w) = scene(open(), &[("H", "brawler", [0, 2])], &[("R", [10, 2], "rusher", 1)], all_blanks());
+    let (mut g, w) = scene(
+        open(),
+        &[("H", "brawler", [0, 2])],
+        &[("R", [10, 2], "rusher", 1)],
+        all_blanks(),
+    );
     let ev = apply(&mut g, &w, &mut ctl(vec![]), mv("H", 1, 2));
     assert_eq!(performed(&ev), vec!["R".to_string()]);
-    assert_eq!(moved_steps(&ev, "R.1"), 5, "Movement 6, but RUSH moves 5: {ev:#?}");
-    assert_eq!(pos(&g, "R.1").x, 5, "any of the Overmind's equally good squares 5 west");
-    assert!(!ev.iter().any(|e| matches!(e, Event::Attack { .. })), "not in melee: no attack");
+    assert_eq!(
+        moved_steps(&ev, "R.1"),
+        5,
+        "Movement 6, but RUSH moves 5: {ev:#?}"
+    );
+    assert_eq!(
+        pos(&g, "R.1").x,
+        5,
+        "any of the Overmind's equally good squares 5 west"
+    );
+    assert!(
+        !ev.iter().any(|e| matches!(e, Event::Attack { .. })),
+        "not in melee: no attack"
+    );
 }
 
 #[test]
 fn rush_that_ends_in_melee_attacks_with_one_die_fewer() {
-    let (mut g, w) = scene(open(), &[("H", "brawler", [0, 2])], &[("R", [5, 2], "rusher", 1)], all_hits());
+    let (mut g, w) = scene(
+        open(),
+        &[("H", "brawler", [0, 2])],
+        &[("R", [5, 2], "rusher", 1)],
+        all_hits(),
+    );
     let ev = apply(&mut g, &w, &mut ctl(vec![]), mv("H", 1, 2));
-    assert!(movement::adjacent(&g.state.map, pos(&g, "R.1"), Pos::new(1, 2)), "stops once adjacent");
+    assert!(
+        movement::adjacent(&g.state.map, pos(&g, "R.1"), Pos::new(1, 2)),
+        "stops once adjacent"
+    );
     assert_eq!(moved_steps(&ev, "R.1"), 3);
-    let a = ev.iter().find_map(|e| match e { Event::Attack { kind: AttackKind::Melee, cv, dice, penalty, .. } => Some((*cv, *dice, *penalty)), _ => None });
+    let a = ev.iter().find_map(|e| match e {
+        Event::Attack {
+            kind: AttackKind::Melee,
+            cv,
+            dice,
+            penalty,
+            ..
+        } => Some((*cv, *dice, *penalty)),
+        _ => None,
+    });
     assert_eq!(a, Some((2, 1, 1)), "melee CV 2 rolls 1 die: {ev:#?}");
 }
 
@@ -63,43 +107,100 @@ fn rush_goes_for_the_closest_visible_hero_not_a_closer_hidden_one() {
     // A rock hides S (3 steps away) from the rusher; N is 6 steps away but in sight.
     b.set_terrain(Pos::new(8, 4), Terrain::Solid);
     b.set_terrain(Pos::new(8, 5), Terrain::Solid);
-    let (mut g, w) = scene(b.build(), &[("N", "brawler", [1, 0]), ("S", "brawler", [7, 5])], &[("R", [9, 3], "rusher", 1)], all_blanks());
+    let (mut g, w) = scene(
+        b.build(),
+        &[("N", "brawler", [1, 0]), ("S", "brawler", [7, 5])],
+        &[("R", [9, 3], "rusher", 1)],
+        all_blanks(),
+    );
     let ev = apply(&mut g, &w, &mut ctl(vec![]), mv("N", 2, 0));
     assert_eq!(performed(&ev), vec!["R".to_string()]);
     let at = pos(&g, "R.1");
-    assert!(at.distance(Pos::new(2, 0)) < Pos::new(9, 3).distance(Pos::new(2, 0)), "went for N: {at}");
-    assert!(!movement::adjacent(&g.state.map, at, Pos::new(7, 5)), "not for the hidden S");
+    assert!(
+        at.distance(Pos::new(2, 0)) < Pos::new(9, 3).distance(Pos::new(2, 0)),
+        "went for N: {at}"
+    );
+    assert!(
+        !movement::adjacent(&g.state.map, at, Pos::new(7, 5)),
+        "not for the hidden S"
+    );
 }
 
 #[test]
 fn quick_shot_shoots_with_one_die_fewer() {
-    let (mut g, w) = scene(open(), &[("H", "brawler", [0, 2])], &[("Q", [3, 2], "shooter", 1)], all_hits());
+    let (mut g, w) = scene(
+        open(),
+        &[("H", "brawler", [0, 2])],
+        &[("Q", [3, 2], "shooter", 1)],
+        all_hits(),
+    );
     let ev = apply(&mut g, &w, &mut ctl(vec![]), mv("H", 1, 2));
-    let a = ev.iter().find_map(|e| match e { Event::Attack { kind: AttackKind::Shoot, cv, dice, penalty, .. } => Some((*cv, *dice, *penalty)), _ => None });
+    let a = ev.iter().find_map(|e| match e {
+        Event::Attack {
+            kind: AttackKind::Shoot,
+            cv,
+            dice,
+            penalty,
+            ..
+        } => Some((*cv, *dice, *penalty)),
+        _ => None,
+    });
     assert_eq!(a, Some((2, 1, 1)), "{ev:#?}");
 }
 
 #[test]
 fn quick_shot_with_nothing_in_range_does_nothing_and_says_why() {
-    let (mut g, w) = scene(open(), &[("H", "brawler", [0, 2])], &[("Q", [10, 2], "shooter", 1)], all_hits());
+    let (mut g, w) = scene(
+        open(),
+        &[("H", "brawler", [0, 2])],
+        &[("Q", [10, 2], "shooter", 1)],
+        all_hits(),
+    );
     let ev = apply(&mut g, &w, &mut ctl(vec![]), mv("H", 1, 2));
     assert!(!ev.iter().any(|e| matches!(e, Event::Attack { .. })));
-    assert!(ev.iter().any(|e| matches!(e, Event::Log { message, .. } if message.contains("no Hero"))));
+    assert!(ev
+        .iter()
+        .any(|e| matches!(e, Event::Log { message, .. } if message.contains("no Hero"))));
 }
 
 #[test]
 fn protect_moves_to_the_nearest_other_unit_and_stops_once_adjacent() {
-    let (mut g, w) = scene(open(), &[("H", "brawler", [0, 2])], &[("P", [8, 0], "protector", 1)], all_blanks());
+    let (mut g, w) = scene(
+        open(),
+        &[("H", "brawler", [0, 2])],
+        &[("P", [8, 0], "protector", 1)],
+        all_blanks(),
+    );
     g.state.units.push(Unit {
         id: "F".into(),
         side: Side::Overmind,
-        models: vec![Model { id: "F.1".into(), kind: "grunt".into(), pos: Pos::new(8, 5), health: 2, max_health: 2, status: Default::default() }],
-        activated: false, used: vec![], overwatch: None, xp: 0, from_blip: None, extracted: false,
+        models: vec![Model {
+            id: "F.1".into(),
+            kind: "grunt".into(),
+            pos: Pos::new(8, 5),
+            health: 2,
+            max_health: 2,
+            status: Default::default(),
+        }],
+        activated: false,
+        used: vec![],
+        overwatch: None,
+        xp: 0,
+        from_blip: None,
+        extracted: false,
     });
     g.state.moved();
     let ev = apply(&mut g, &w, &mut ctl(vec![]), mv("H", 1, 2));
-    assert!(movement::adjacent(&g.state.map, pos(&g, "P.1"), Pos::new(8, 5)));
-    assert_eq!(moved_steps(&ev, "P.1"), 4, "stops once adjacent, not after Movement 6");
+    assert!(movement::adjacent(
+        &g.state.map,
+        pos(&g, "P.1"),
+        Pos::new(8, 5)
+    ));
+    assert_eq!(
+        moved_steps(&ev, "P.1"),
+        4,
+        "stops once adjacent, not after Movement 6"
+    );
 }
 
 #[test]
@@ -107,7 +208,12 @@ fn take_cover_moves_to_a_green_square_within_five() {
     let mut b = MapBuilder::new(12, 6);
     b.set_terrain(Pos::new(9, 2), Terrain::Green);
     b.set_terrain(Pos::new(11, 5), Terrain::Building);
-    let (mut g, w) = scene(b.build(), &[("H", "brawler", [0, 2])], &[("C", [6, 2], "coward", 1)], all_blanks());
+    let (mut g, w) = scene(
+        b.build(),
+        &[("H", "brawler", [0, 2])],
+        &[("C", [6, 2], "coward", 1)],
+        all_blanks(),
+    );
     apply(&mut g, &w, &mut ctl(vec![]), mv("H", 1, 2));
     assert_eq!(pos(&g, "C.1"), Pos::new(9, 2));
 }
@@ -116,7 +222,12 @@ fn take_cover_moves_to_a_green_square_within_five() {
 fn take_cover_without_cover_in_reach_stays() {
     let mut b = MapBuilder::new(12, 6);
     b.set_terrain(Pos::new(11, 5), Terrain::Green);
-    let (mut g, w) = scene(b.build(), &[("H", "brawler", [0, 2])], &[("C", [4, 0], "coward", 1)], all_blanks());
+    let (mut g, w) = scene(
+        b.build(),
+        &[("H", "brawler", [0, 2])],
+        &[("C", [4, 0], "coward", 1)],
+        all_blanks(),
+    );
     apply(&mut g, &w, &mut ctl(vec![]), mv("H", 1, 2));
     assert_eq!(pos(&g, "C.1"), Pos::new(4, 0), "green square is 7 away");
 }
@@ -129,19 +240,57 @@ fn terrifying_presence_fear_attacks_every_hero_that_sees_the_unit() {
         b.set_terrain(Pos::new(p.0, p.1), Terrain::Solid);
     }
     let map = b.build();
-    let (mut g, w) = scene(map, &[("X", "brawler", [0, 2]), ("Y", "brawler", [0, 3]), ("Z", "brawler", [0, 5])], &[("T", [8, 2], "terror", 1)], all_hits());
+    let (mut g, w) = scene(
+        map,
+        &[
+            ("X", "brawler", [0, 2]),
+            ("Y", "brawler", [0, 3]),
+            ("Z", "brawler", [0, 5]),
+        ],
+        &[("T", [8, 2], "terror", 1)],
+        all_hits(),
+    );
     let ev = apply(&mut g, &w, &mut ctl(vec![]), mv("X", 1, 2));
-    let feared: Vec<&str> = ev.iter().filter_map(|e| match e { Event::Attack { kind: AttackKind::Fear, target, .. } => Some(target.as_str()), _ => None }).collect();
+    let feared: Vec<&str> = ev
+        .iter()
+        .filter_map(|e| match e {
+            Event::Attack {
+                kind: AttackKind::Fear,
+                target,
+                ..
+            } => Some(target.as_str()),
+            _ => None,
+        })
+        .collect();
     let mut seeing: Vec<String> = ["X", "Y", "Z"]
         .iter()
-        .filter(|h| g.state.rules.los.visible(&g.state.map, &g.state.compute_obstacles(), Pos::new(8, 2), pos(&g, h)) || feared.contains(h))
+        .filter(|h| {
+            g.state.rules.los.visible(
+                &g.state.map,
+                &g.state.compute_obstacles(),
+                Pos::new(8, 2),
+                pos(&g, h),
+            ) || feared.contains(h)
+        })
         .map(|s| s.to_string())
         .collect();
     seeing.sort();
     let mut f: Vec<String> = feared.iter().map(|s| s.to_string()).collect();
     f.sort();
-    assert!(f.contains(&"X".to_string()) && f.contains(&"Y".to_string()), "{ev:#?}");
+    assert!(
+        f.contains(&"X".to_string()) && f.contains(&"Y".to_string()),
+        "{ev:#?}"
+    );
     assert!(!f.contains(&"Z".to_string()), "Z cannot see the unit");
-    assert!(ev.iter().any(|e| matches!(e, Event::Status { status: event::StatusChange::Shaken { .. }, .. })), "a hit shakes");
+    assert!(
+        ev.iter().any(|e| matches!(
+            e,
+            Event::Status {
+                status: event::StatusChange::Shaken { .. },
+                ..
+            }
+        )),
+        "a hit shakes"
+    );
     let _ = seeing;
 }

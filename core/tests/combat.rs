@@ -7,14 +7,21 @@ use overmind_core::*;
 fn attack_event(ev: &[Event]) -> (u32, u32, u32) {
     ev.iter()
         .find_map(|e| match e {
-            Event::Attack { cv, dice, penalty, .. } => Some((*cv, *dice, *penalty)),
+            Event::Attack {
+                cv, dice, penalty, ..
+            } => Some((*cv, *dice, *penalty)),
             _ => None,
         })
         .expect("an attack")
 }
 
 /// A game on the wall map with hero T and an Alien Unit placed directly (no Blip).
-fn fight(hero_at: [i32; 2], alien: &str, alien_at: &[[i32; 2]], tweak: impl FnOnce(&mut Setup)) -> (Game, World) {
+fn fight(
+    hero_at: [i32; 2],
+    alien: &str,
+    alien_at: &[[i32; 2]],
+    tweak: impl FnOnce(&mut Setup),
+) -> (Game, World) {
     let w = world();
     let mut s = setup(&wall_map(), &[("T", "trooper", hero_at)], &[]);
     s.rules.die = all_hits();
@@ -27,7 +34,14 @@ fn fight(hero_at: [i32; 2], alien: &str, alien_at: &[[i32; 2]], tweak: impl FnOn
         models: alien_at
             .iter()
             .enumerate()
-            .map(|(i, p)| Model { id: format!("A.{}", i + 1), kind: alien.into(), pos: Pos::from(*p), health: t.health, max_health: t.health, status: Default::default() })
+            .map(|(i, p)| Model {
+                id: format!("A.{}", i + 1),
+                kind: alien.into(),
+                pos: Pos::from(*p),
+                health: t.health,
+                max_health: t.health,
+                status: Default::default(),
+            })
             .collect(),
         activated: false,
         used: vec![],
@@ -47,9 +61,20 @@ fn two_different_actions_then_the_activation_ends() {
     apply(&mut g, &w, &mut c, mv("T", 1, 0));
     let e = g.apply(mv("T", 2, 0), &w.content, &mut c).unwrap_err();
     assert!(e.0.contains("must differ"), "{e}");
-    apply(&mut g, &w, &mut c, Action::Sprint { unit: "T".into(), to: Pos::new(3, 0) });
+    apply(
+        &mut g,
+        &w,
+        &mut c,
+        Action::Sprint {
+            unit: "T".into(),
+            to: Pos::new(3, 0),
+        },
+    );
     assert_eq!(g.state.active, None, "two actions end the activation");
-    assert!(g.state.phase == Phase::Overmind, "every Hero activated: the Overmind's phase");
+    assert!(
+        g.state.phase == Phase::Overmind,
+        "every Hero activated: the Overmind's phase"
+    );
     let e = g.apply(mv("T", 2, 0), &w.content, &mut c).unwrap_err();
     assert!(e.0.contains("overmind") || e.0.contains("belongs"), "{e}");
 }
@@ -58,8 +83,25 @@ fn two_different_actions_then_the_activation_ends() {
 fn sprint_is_half_movement_rounded_down() {
     let (mut g, w) = fight([0, 0], "grunt", &[[5, 5]], |_| {});
     let mut c = ctl(vec![]);
-    assert!(g.apply(Action::Sprint { unit: "T".into(), to: Pos::new(3, 0) }, &w.content, &mut c).is_err());
-    apply(&mut g, &w, &mut c, Action::Sprint { unit: "T".into(), to: Pos::new(2, 0) });
+    assert!(g
+        .apply(
+            Action::Sprint {
+                unit: "T".into(),
+                to: Pos::new(3, 0)
+            },
+            &w.content,
+            &mut c
+        )
+        .is_err());
+    apply(
+        &mut g,
+        &w,
+        &mut c,
+        Action::Sprint {
+            unit: "T".into(),
+            to: Pos::new(2, 0),
+        },
+    );
 }
 
 #[test]
@@ -69,48 +111,122 @@ fn units_attack_together_and_the_target_defends_once() {
     let (mut g, w) = fight([2, 2], "grunt", &[[1, 2], [3, 2], [2, 3]], |_| {});
     let mut c = ctl(vec![]);
     to_overmind(&mut g, &w, &mut c);
-    let ev = apply(&mut g, &w, &mut c, Action::Melee { unit: "A".into(), target: "T".into() });
+    let ev = apply(
+        &mut g,
+        &w,
+        &mut c,
+        Action::Melee {
+            unit: "A".into(),
+            target: "T".into(),
+        },
+    );
     assert_eq!(attack_event(&ev), (6, 5, 0));
-    let dmg: u32 = ev.iter().filter_map(|e| match e { Event::Damage { amount, .. } => Some(*amount), _ => None }).sum();
+    let dmg: u32 = ev
+        .iter()
+        .filter_map(|e| match e {
+            Event::Damage { amount, .. } => Some(*amount),
+            _ => None,
+        })
+        .sum();
     assert_eq!(dmg, 5, "5 dice, 5 hits, defence rolls hits not shields");
 }
 
 #[test]
 fn hits_on_a_unit_finish_a_wounded_model_first() {
-    let (mut g, w) = fight([2, 2], "grunt", &[[1, 2], [3, 2]], |s| s.rules.die = all_hits());
+    let (mut g, w) = fight([2, 2], "grunt", &[[1, 2], [3, 2]], |s| {
+        s.rules.die = all_hits()
+    });
     let mut c = ctl(vec![1]);
     // Trooper shoots? Adjacent: melee with CV 2 → 2 hits. Overmind puts the first hit on A.2;
     // the second must go to the wounded A.2 too.
-    let ev = apply(&mut g, &w, &mut c, Action::Melee { unit: "T".into(), target: "A.1".into() });
-    let hit: Vec<&str> = ev.iter().filter_map(|e| match e { Event::Damage { model, .. } => Some(model.as_str()), _ => None }).collect();
+    let ev = apply(
+        &mut g,
+        &w,
+        &mut c,
+        Action::Melee {
+            unit: "T".into(),
+            target: "A.1".into(),
+        },
+    );
+    let hit: Vec<&str> = ev
+        .iter()
+        .filter_map(|e| match e {
+            Event::Damage { model, .. } => Some(model.as_str()),
+            _ => None,
+        })
+        .collect();
     assert_eq!(hit, vec!["A.2", "A.2"]);
-    assert!(ev.iter().any(|e| matches!(e, Event::ModelKilled { model, .. } if model == "A.2")));
-    assert_eq!(g.state.unit("T").unwrap().xp, 1, "a Hero gains 1 XP per kill");
+    assert!(ev
+        .iter()
+        .any(|e| matches!(e, Event::ModelKilled { model, .. } if model == "A.2")));
+    assert_eq!(
+        g.state.unit("T").unwrap().xp,
+        1,
+        "a Hero gains 1 XP per kill"
+    );
 }
 
 #[test]
 fn shoot_uses_the_short_band_inside_short_range_and_needs_no_adjacency() {
     let (mut g, w) = fight([0, 0], "grunt", &[[3, 0]], |_| {});
     let mut c = ctl(vec![]);
-    let ev = apply(&mut g, &w, &mut c, Action::Shoot { unit: "T".into(), target: "A.1".into() });
+    let ev = apply(
+        &mut g,
+        &w,
+        &mut c,
+        Action::Shoot {
+            unit: "T".into(),
+            target: "A.1".into(),
+        },
+    );
     assert_eq!(attack_event(&ev).0, 2, "distance 3 = short band CV 2");
     let (mut g, w) = fight([0, 0], "grunt", &[[1, 0]], |_| {});
-    assert!(g.apply(Action::Shoot { unit: "T".into(), target: "A.1".into() }, &w.content, &mut ctl(vec![])).is_err(), "adjacent: melee only");
+    assert!(
+        g.apply(
+            Action::Shoot {
+                unit: "T".into(),
+                target: "A.1".into()
+            },
+            &w.content,
+            &mut ctl(vec![])
+        )
+        .is_err(),
+        "adjacent: melee only"
+    );
 }
 
 #[test]
 fn red_square_lowers_defence() {
     let w = world();
-    let mut s = setup(&wall_map().replacen(". . . . . .|", ". . . r . .|", 1), &[("T", "trooper", [0, 0])], &[]);
+    let mut s = setup(
+        &wall_map().replacen(". . . . . .|", ". . . r . .|", 1),
+        &[("T", "trooper", [0, 0])],
+        &[],
+    );
     s.rules.die = all_blanks();
     let st = s.start(&w.content, 1).unwrap();
     assert_eq!(st.map.terrain(Pos::new(3, 0)), Terrain::Red);
     // Defence 1 - 1 = 0 would be below 1: kept at 1 (modifiers never bring a CV below 1).
     let (mut g, w) = fight([0, 0], "grunt", &[[3, 0]], |s| {
-        s.map = MapBuilder::from_drawing(&wall_map().replacen(". . . . . .|", ". . . r . .|", 1)).build();
+        s.map = MapBuilder::from_drawing(&wall_map().replacen(". . . . . .|", ". . . r . .|", 1))
+            .build();
     });
-    let ev = apply(&mut g, &w, &mut ctl(vec![]), Action::Shoot { unit: "T".into(), target: "A.1".into() });
-    let def = ev.iter().find_map(|e| match e { Event::Attack { defence_dice, .. } => Some(*defence_dice), _ => None }).unwrap();
+    let ev = apply(
+        &mut g,
+        &w,
+        &mut ctl(vec![]),
+        Action::Shoot {
+            unit: "T".into(),
+            target: "A.1".into(),
+        },
+    );
+    let def = ev
+        .iter()
+        .find_map(|e| match e {
+            Event::Attack { defence_dice, .. } => Some(*defence_dice),
+            _ => None,
+        })
+        .unwrap();
     assert_eq!(def, 1);
 }
 
@@ -119,10 +235,30 @@ fn overwatch_fires_once_when_an_enemy_moves_into_range_and_sight() {
     let (mut g, w) = fight([0, 0], "grunt", &[[5, 5]], |_| {});
     let mut c = ctl(vec![]);
     let ev = apply(&mut g, &w, &mut c, Action::Overwatch { unit: "T".into() });
-    assert!(ev.iter().any(|e| matches!(e, Event::OverwatchSet { mode: state::Overwatch::Full, .. })));
-    assert!(g.state.phase == Phase::Overmind, "full overwatch takes both actions");
+    assert!(ev.iter().any(|e| matches!(
+        e,
+        Event::OverwatchSet {
+            mode: state::Overwatch::Full,
+            ..
+        }
+    )));
+    assert!(
+        g.state.phase == Phase::Overmind,
+        "full overwatch takes both actions"
+    );
     let ev = apply(&mut g, &w, &mut c, mv("A.1", 4, 2));
-    let shots = ev.iter().filter(|e| matches!(e, Event::Attack { kind: AttackKind::Overwatch, .. })).count();
+    let shots = ev
+        .iter()
+        .filter(|e| {
+            matches!(
+                e,
+                Event::Attack {
+                    kind: AttackKind::Overwatch,
+                    ..
+                }
+            )
+        })
+        .count();
     assert_eq!(shots, 1, "{ev:#?}");
     assert_eq!(g.state.unit("T").unwrap().overwatch, None, "the token goes");
 }
@@ -133,7 +269,11 @@ fn free_attack_when_stepping_away_from_an_adjacent_enemy() {
     let mut c = ctl(vec![]);
     let ev = apply(&mut g, &w, &mut c, mv("T", 0, 2));
     assert!(ev.iter().any(|e| matches!(e, Event::Attack { kind: AttackKind::FreeAttack, attacker, .. } if attacker == "A")), "{ev:#?}");
-    assert_eq!(g.state.unit("T").unwrap().models[0].pos, Pos::new(0, 2), "a survivor finishes its move");
+    assert_eq!(
+        g.state.unit("T").unwrap().models[0].pos,
+        Pos::new(0, 2),
+        "a survivor finishes its move"
+    );
 }
 
 #[test]
@@ -141,10 +281,31 @@ fn knock_down_spends_the_next_move_standing_up() {
     let (mut g, w) = fight([2, 2], "grunt", &[[3, 2]], |_| {});
     g.state.model_mut("T").unwrap().status.knocked_down = true;
     let mut c = ctl(vec![]);
-    assert!(g.apply(Action::Melee { unit: "T".into(), target: "A.1".into() }, &w.content, &mut c).is_err(), "no attack before standing");
+    assert!(
+        g.apply(
+            Action::Melee {
+                unit: "T".into(),
+                target: "A.1".into()
+            },
+            &w.content,
+            &mut c
+        )
+        .is_err(),
+        "no attack before standing"
+    );
     let ev = apply(&mut g, &w, &mut c, mv("T", 2, 0));
-    assert!(ev.iter().any(|e| matches!(e, Event::Status { status: event::StatusChange::StoodUp, .. })));
-    assert_eq!(g.state.unit("T").unwrap().models[0].pos, Pos::new(2, 2), "the Move was spent standing up");
+    assert!(ev.iter().any(|e| matches!(
+        e,
+        Event::Status {
+            status: event::StatusChange::StoodUp,
+            ..
+        }
+    )));
+    assert_eq!(
+        g.state.unit("T").unwrap().models[0].pos,
+        Pos::new(2, 2),
+        "the Move was spent standing up"
+    );
 }
 
 #[test]
@@ -153,15 +314,33 @@ fn stun_recovers_with_interact_and_cannot_defend_against_melee() {
     g.state.model_mut("T").unwrap().status.stunned = true;
     let mut c = ctl(vec![]);
     to_overmind(&mut g, &w, &mut c);
-    let ev = apply(&mut g, &w, &mut c, Action::Melee { unit: "A".into(), target: "T".into() });
-    let def = ev.iter().find_map(|e| match e { Event::Attack { defence_dice, .. } => Some(*defence_dice), _ => None }).unwrap();
+    let ev = apply(
+        &mut g,
+        &w,
+        &mut c,
+        Action::Melee {
+            unit: "A".into(),
+            target: "T".into(),
+        },
+    );
+    let def = ev
+        .iter()
+        .find_map(|e| match e {
+            Event::Attack { defence_dice, .. } => Some(*defence_dice),
+            _ => None,
+        })
+        .unwrap();
     assert_eq!(def, 0);
 }
 
 #[test]
 fn fear_attack_shakes_a_hero_who_then_flees() {
     let w = world();
-    let mut s = setup(&wall_map(), &[("T", "trooper", [4, 2])], &[("B", [10, 2], unit("terror", 1))]);
+    let mut s = setup(
+        &wall_map(),
+        &[("T", "trooper", [4, 2])],
+        &[("B", [10, 2], unit("terror", 1))],
+    );
     s.rules.die = all_hits();
     s.rules.overmind_reveal_trigger = RevealTrigger::Always;
     // Put the terror in the hero's room by moving the wall: use an open board instead.
@@ -181,42 +360,111 @@ fn fear_attack_shakes_a_hero_who_then_flees() {
     to_overmind(&mut g, &w, &mut c);
     // Flip: TERRIFYING PRESENCE, but nobody sees the unit behind the rock.
     let ev = apply(&mut g, &w, &mut c, Action::Flip { unit: "B".into() });
-    assert!(!ev.iter().any(|e| matches!(e, Event::Attack { kind: AttackKind::Fear, .. })), "no Hero has it in sight");
+    assert!(
+        !ev.iter().any(|e| matches!(
+            e,
+            Event::Attack {
+                kind: AttackKind::Fear,
+                ..
+            }
+        )),
+        "no Hero has it in sight"
+    );
 }
 
 #[test]
 fn victory_eliminate_and_all_heroes_dead() {
     let (mut g, w) = fight([2, 2], "grunt", &[[3, 2]], |_| {});
     g.state.unit_mut("A").unwrap().models[0].health = 1;
-    let ev = apply(&mut g, &w, &mut ctl(vec![]), Action::Melee { unit: "T".into(), target: "A.1".into() });
-    assert!(ev.iter().any(|e| matches!(e, Event::GameOver { winner: Side::Heroes, .. })));
+    let ev = apply(
+        &mut g,
+        &w,
+        &mut ctl(vec![]),
+        Action::Melee {
+            unit: "T".into(),
+            target: "A.1".into(),
+        },
+    );
+    assert!(ev.iter().any(|e| matches!(
+        e,
+        Event::GameOver {
+            winner: Side::Heroes,
+            ..
+        }
+    )));
     let (mut g, w) = fight([2, 2], "grunt", &[[1, 2], [3, 2], [2, 3]], |_| {});
     g.state.model_mut("T").unwrap().health = 2;
     let mut c = ctl(vec![]);
     to_overmind(&mut g, &w, &mut c);
-    let ev = apply(&mut g, &w, &mut c, Action::Melee { unit: "A".into(), target: "T".into() });
-    assert!(ev.iter().any(|e| matches!(e, Event::GameOver { winner: Side::Overmind, .. })));
-    assert!(g.apply(Action::End, &w.content, &mut c).is_err(), "the game is over");
+    let ev = apply(
+        &mut g,
+        &w,
+        &mut c,
+        Action::Melee {
+            unit: "A".into(),
+            target: "T".into(),
+        },
+    );
+    assert!(ev.iter().any(|e| matches!(
+        e,
+        Event::GameOver {
+            winner: Side::Overmind,
+            ..
+        }
+    )));
+    assert!(
+        g.apply(Action::End, &w.content, &mut c).is_err(),
+        "the game is over"
+    );
 }
 
 #[test]
 fn victory_extract_interact_survive_and_round_limit() {
     // Extract: interact on a yellow square.
     let (mut g, w) = fight([0, 0], "grunt", &[[8, 5]], |s| {
-        s.map = MapBuilder::from_drawing(&wall_map().replacen("|. . . . . .|", "|y . . . . .|", 1)).build();
-        s.objective = Objective::Extract { count: 1, squares: vec![] };
+        s.map = MapBuilder::from_drawing(&wall_map().replacen("|. . . . . .|", "|y . . . . .|", 1))
+            .build();
+        s.objective = Objective::Extract {
+            count: 1,
+            squares: vec![],
+        };
     });
-    let ev = apply(&mut g, &w, &mut ctl(vec![]), Action::Interact { unit: "T".into() });
-    assert!(ev.iter().any(|e| matches!(e, Event::GameOver { winner: Side::Heroes, .. })), "{ev:#?}");
+    let ev = apply(
+        &mut g,
+        &w,
+        &mut ctl(vec![]),
+        Action::Interact { unit: "T".into() },
+    );
+    assert!(
+        ev.iter().any(|e| matches!(
+            e,
+            Event::GameOver {
+                winner: Side::Heroes,
+                ..
+            }
+        )),
+        "{ev:#?}"
+    );
     // Interact objectives.
-    let (mut g, w) = fight([0, 0], "grunt", &[[8, 5]], |s| s.objective = Objective::Interact { squares: vec![Pos::new(0, 0), Pos::new(1, 0)] });
+    let (mut g, w) = fight([0, 0], "grunt", &[[8, 5]], |s| {
+        s.objective = Objective::Interact {
+            squares: vec![Pos::new(0, 0), Pos::new(1, 0)],
+        }
+    });
     let mut c = ctl(vec![]);
     let ev = apply(&mut g, &w, &mut c, Action::Interact { unit: "T".into() });
     assert!(!ev.iter().any(|e| matches!(e, Event::GameOver { .. })));
     apply(&mut g, &w, &mut c, mv("T", 1, 0));
-    assert!(g.apply(Action::Interact { unit: "T".into() }, &w.content, &mut c).is_err(), "two different actions; interact used");
+    assert!(
+        g.apply(Action::Interact { unit: "T".into() }, &w.content, &mut c)
+            .is_err(),
+        "two different actions; interact used"
+    );
     // Survive and the round limit.
-    for (obj, winner) in [(Objective::Survive, Side::Heroes), (Objective::Eliminate, Side::Overmind)] {
+    for (obj, winner) in [
+        (Objective::Survive, Side::Heroes),
+        (Objective::Eliminate, Side::Overmind),
+    ] {
         let (mut g, w) = fight([0, 0], "grunt", &[[8, 5]], |s| {
             s.objective = obj.clone();
             s.max_rounds = Some(2);

@@ -16,7 +16,11 @@ fn ai_game(seed: u64) -> (Game, Content) {
 
 fn no_two_models_share_a_square(st: &GameState) {
     let mut seen = std::collections::HashSet::new();
-    for p in st.models().map(|m| m.pos).chain(st.blips.iter().map(|b| b.pos)) {
+    for p in st
+        .models()
+        .map(|m| m.pos)
+        .chain(st.blips.iter().map(|b| b.pos))
+    {
         assert!(seen.insert(p), "two on {p}");
         assert!(!st.map.is_solid(p));
     }
@@ -27,11 +31,20 @@ fn two_hundred_ai_games_of_the_demo_all_finish() {
     let mut wins = [0u32; 2];
     for seed in 0..200 {
         let (g, _) = ai_game(seed);
-        let o = g.state.outcome.clone().unwrap_or_else(|| panic!("seed {seed} did not finish by round {}", g.state.round));
+        let o = g
+            .state
+            .outcome
+            .clone()
+            .unwrap_or_else(|| panic!("seed {seed} did not finish by round {}", g.state.round));
         assert!(g.state.round <= g.state.max_rounds);
         no_two_models_share_a_square(&g.state);
         wins[(o.winner == Side::Overmind) as usize] += 1;
-        assert!(!g.log.iter().any(|e| matches!(e, Event::BehaviourFailed { .. })), "seed {seed}: a native behaviour failed");
+        assert!(
+            !g.log
+                .iter()
+                .any(|e| matches!(e, Event::BehaviourFailed { .. })),
+            "seed {seed}: a native behaviour failed"
+        );
     }
     assert!(wins[0] + wins[1] == 200);
 }
@@ -67,7 +80,10 @@ fn save_and_load_mid_game_continue_identically() {
     assert_eq!(loaded.state, g.state);
     play_ai_game(&mut g, &c, 20_000);
     play_ai_game(&mut loaded, &c, 20_000);
-    assert_eq!(serde_json::to_string(&loaded.log).unwrap(), serde_json::to_string(&g.log).unwrap());
+    assert_eq!(
+        serde_json::to_string(&loaded.log).unwrap(),
+        serde_json::to_string(&g.log).unwrap()
+    );
 }
 
 #[test]
@@ -81,8 +97,15 @@ fn the_heroes_never_learn_a_face_down_blips_contents() {
         let mut seen = 0;
         for _ in 0..5000 {
             let view = serde_json::to_string(&g.state.view(Side::Heroes)).unwrap();
-            assert!(!view.contains("holds"), "seed {seed}: a Blip's contents in the Heroes' view");
-            let hidden_decoy = g.state.blips.iter().any(|b| b.contents == Some(Contents::Decoy));
+            assert!(
+                !view.contains("holds"),
+                "seed {seed}: a Blip's contents in the Heroes' view"
+            );
+            let hidden_decoy = g
+                .state
+                .blips
+                .iter()
+                .any(|b| b.contents == Some(Contents::Decoy));
             for e in &g.log[seen..] {
                 let s = serde_json::to_string(e).unwrap();
                 if let Event::BlipRevealed { .. } = e {
@@ -90,7 +113,11 @@ fn the_heroes_never_learn_a_face_down_blips_contents() {
                 }
                 assert!(!s.contains("holds"), "{s}");
                 if hidden_decoy {
-                    assert!(!s.to_lowercase().contains("decoy") || matches!(e, Event::DecoyRemoved { .. }), "{s}");
+                    assert!(
+                        !s.to_lowercase().contains("decoy")
+                            || matches!(e, Event::DecoyRemoved { .. }),
+                        "{s}"
+                    );
                 }
             }
             seen = g.log.len();

@@ -14,12 +14,19 @@ pub fn hero(id: &str, shoot: Option<(u32, u32)>) -> HeroProfile {
         health: 8,
         movement: 4,
         shoot: shoot.map(|(short, long)| Shoot {
-            short: Band { range: short, cv: 2 },
+            short: Band {
+                range: short,
+                cv: 2,
+            },
             long: Band { range: long, cv: 1 },
         }),
         melee_effects: vec![],
         shoot_effects: vec![],
-        dial: vec![profile::DialStep { from: 1, melee: 2, defence: 1 }],
+        dial: vec![profile::DialStep {
+            from: 1,
+            melee: 2,
+            defence: 1,
+        }],
     }
 }
 
@@ -78,8 +85,20 @@ pub fn world() -> World {
     let ran = Rc::new(RefCell::new(Vec::new()));
     let mut c = Content::default();
     overmind_core::native::install(&mut c);
-    c.add_behaviour("probe", Rc::new(Probe { ran: ran.clone(), fail: false }));
-    c.add_behaviour("broken", Rc::new(Probe { ran: ran.clone(), fail: true }));
+    c.add_behaviour(
+        "probe",
+        Rc::new(Probe {
+            ran: ran.clone(),
+            fail: false,
+        }),
+    );
+    c.add_behaviour(
+        "broken",
+        Rc::new(Probe {
+            ran: ran.clone(),
+            fail: true,
+        }),
+    );
     for h in [hero("trooper", Some((3, 8))), hero("brawler", None)] {
         c.heroes.insert(h.id.clone(), h);
     }
@@ -106,7 +125,11 @@ pub fn world() -> World {
 }
 
 pub fn unit(t: &str, size: u32) -> Option<Contents> {
-    Some(Contents::Unit { type_id: t.into(), size, leader: None })
+    Some(Contents::Unit {
+        type_id: t.into(),
+        size,
+        leader: None,
+    })
 }
 
 pub fn decoy() -> Option<Contents> {
@@ -115,26 +138,55 @@ pub fn decoy() -> Option<Contents> {
 
 /// Every face a single HIT: each attack die is one hit, defence never shields.
 pub fn all_hits() -> DieFaces {
-    DieFaces { blank: 0, hit: 12, double_hit: 0, critical: 0, shield: 0, double_shield: 0 }
+    DieFaces {
+        blank: 0,
+        hit: 12,
+        double_hit: 0,
+        critical: 0,
+        shield: 0,
+        double_shield: 0,
+    }
 }
 
 /// Every face BLANK: nothing ever hits.
 pub fn all_blanks() -> DieFaces {
-    DieFaces { blank: 12, hit: 0, double_hit: 0, critical: 0, shield: 0, double_shield: 0 }
+    DieFaces {
+        blank: 12,
+        hit: 0,
+        double_hit: 0,
+        critical: 0,
+        shield: 0,
+        double_shield: 0,
+    }
 }
 
-pub fn setup(drawing: &str, heroes: &[(&str, &str, [i32; 2])], blips: &[(&str, [i32; 2], Option<Contents>)]) -> Setup {
+pub fn setup(
+    drawing: &str,
+    heroes: &[(&str, &str, [i32; 2])],
+    blips: &[(&str, [i32; 2], Option<Contents>)],
+) -> Setup {
     Setup {
         name: "test".into(),
         map: MapBuilder::from_drawing(drawing).build(),
-        rules: Rules { decoys: 0, ..Rules::default() },
+        rules: Rules {
+            decoys: 0,
+            ..Rules::default()
+        },
         heroes: heroes
             .iter()
-            .map(|(id, p, at)| HeroSetup { id: id.to_string(), profile: p.to_string(), at: Pos::from(*at) })
+            .map(|(id, p, at)| HeroSetup {
+                id: id.to_string(),
+                profile: p.to_string(),
+                at: Pos::from(*at),
+            })
             .collect(),
         blips: blips
             .iter()
-            .map(|(id, at, c)| BlipSetup { id: id.to_string(), at: Pos::from(*at), contents: c.clone() })
+            .map(|(id, at, c)| BlipSetup {
+                id: id.to_string(),
+                at: Pos::from(*at),
+                contents: c.clone(),
+            })
             .collect(),
         pool: vec![],
         decoys: Some(0),
@@ -152,7 +204,10 @@ pub fn start(s: &Setup, w: &World) -> Game {
 pub fn ctl(overmind: Vec<usize>) -> Controllers {
     Controllers::new(
         Box::new(FirstOption),
-        Box::new(Scripted { answers: overmind.into(), fallback: AiController }),
+        Box::new(Scripted {
+            answers: overmind.into(),
+            fallback: AiController,
+        }),
     )
 }
 
@@ -164,7 +219,10 @@ pub fn apply(g: &mut Game, w: &World, c: &mut Controllers, a: Action) -> Vec<Eve
 }
 
 pub fn mv(unit: &str, x: i32, y: i32) -> Action {
-    Action::Move { unit: unit.into(), to: Pos::new(x, y) }
+    Action::Move {
+        unit: unit.into(),
+        to: Pos::new(x, y),
+    }
 }
 
 /// End activations until it is the Overmind's phase.
@@ -178,7 +236,12 @@ pub fn revealed(events: &[Event]) -> Vec<(String, RevealCause, bool)> {
     events
         .iter()
         .filter_map(|e| match e {
-            Event::BlipRevealed { blip, cause, triggers_behaviour, .. } => Some((blip.clone(), *cause, *triggers_behaviour)),
+            Event::BlipRevealed {
+                blip,
+                cause,
+                triggers_behaviour,
+                ..
+            } => Some((blip.clone(), *cause, *triggers_behaviour)),
             _ => None,
         })
         .collect()
@@ -214,7 +277,11 @@ pub fn wall_map() -> String {
     let mut s = String::from("+-+-+-+-+-+-+-+-+-+-+-+-+\n");
     for y in 0..6 {
         s.push_str("|. . . . . .|. . . . . .|\n");
-        s.push_str(if y == 5 { "+-+-+-+-+-+-+-+-+-+-+-+-+\n" } else { "+ + + + + + + + + + + + +\n" });
+        s.push_str(if y == 5 {
+            "+-+-+-+-+-+-+-+-+-+-+-+-+\n"
+        } else {
+            "+ + + + + + + + + + + + +\n"
+        });
     }
     s
 }
@@ -244,7 +311,15 @@ pub fn base_like() -> Content {
         let h = HeroProfile::from_toml(&p.display().to_string(), &text).expect("hero parses");
         c.heroes.insert(h.id.clone(), h);
     }
-    let mk = |id: &str, max, mv, melee, def, hp, fear, shoot: Option<(u32, u32, u32, u32)>, b: &[&str]| AlienType {
+    let mk = |id: &str,
+              max,
+              mv,
+              melee,
+              def,
+              hp,
+              fear,
+              shoot: Option<(u32, u32, u32, u32)>,
+              b: &[&str]| AlienType {
         id: id.into(),
         name: id.into(),
         unit: Makeup { max, leader: None },
@@ -253,7 +328,10 @@ pub fn base_like() -> Content {
         defence: def,
         health: hp,
         fear,
-        shoot: shoot.map(|(sr, sc, lr, lc)| Shoot { short: Band { range: sr, cv: sc }, long: Band { range: lr, cv: lc } }),
+        shoot: shoot.map(|(sr, sc, lr, lc)| Shoot {
+            short: Band { range: sr, cv: sc },
+            long: Band { range: lr, cv: lc },
+        }),
         melee_effects: vec![],
         shoot_effects: vec![],
         behaviours: b.iter().map(|s| s.to_string()).collect(),
@@ -261,10 +339,40 @@ pub fn base_like() -> Content {
     let mut warden = mk("warden", 2, 4, 3, 3, 3, 0, None, &["protect"]);
     warden.melee_effects = vec![Effect::KnockDown];
     for t in [
-        mk("stalker", 3, 6, 3, 2, 2, 0, Some((2, 2, 4, 1)), &["rush", "quick_shot"]),
-        mk("spitter", 2, 4, 1, 2, 2, 0, Some((4, 3, 8, 2)), &["quick_shot", "take_cover"]),
+        mk(
+            "stalker",
+            3,
+            6,
+            3,
+            2,
+            2,
+            0,
+            Some((2, 2, 4, 1)),
+            &["rush", "quick_shot"],
+        ),
+        mk(
+            "spitter",
+            2,
+            4,
+            1,
+            2,
+            2,
+            0,
+            Some((4, 3, 8, 2)),
+            &["quick_shot", "take_cover"],
+        ),
         warden,
-        mk("dread", 1, 3, 4, 3, 5, 3, None, &["terrifying_presence", "rush"]),
+        mk(
+            "dread",
+            1,
+            3,
+            4,
+            3,
+            5,
+            3,
+            None,
+            &["terrifying_presence", "rush"],
+        ),
     ] {
         c.aliens.insert(t.id.clone(), t);
     }
@@ -273,7 +381,10 @@ pub fn base_like() -> Content {
 
 /// The demo mission's setup over default rules.
 pub fn demo_setup() -> Setup {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../behaviours/missions/demo.toml");
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../behaviours/missions/demo.toml"
+    );
     let text = std::fs::read_to_string(path).expect("demo mission");
     let m = Mission::parse(std::path::Path::new(path), &text).expect("demo parses");
     m.setup(&text, &Rules::default()).expect("demo setup")
