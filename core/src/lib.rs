@@ -24,8 +24,8 @@ pub mod los;
 pub mod map;
 pub mod mission;
 mod motion;
-pub mod native;
 pub mod movement;
+pub mod native;
 pub mod profile;
 mod reveal;
 pub mod rules;
@@ -38,15 +38,19 @@ mod view;
 pub use action::{Action, ActionError};
 pub use behaviour::{Behaviour, BehaviourCtx, BehaviourError, ModelInfo};
 pub use content::Content;
-pub use decision::{Answer, Choice, Controller, Controllers, Decision, DecisionKind, FirstOption, Scripted};
+pub use decision::{
+    Answer, Choice, Controller, Controllers, Decision, DecisionKind, FirstOption, Scripted,
+};
 pub use event::{AttackKind, Event, RevealCause};
 pub use game::{Game, Record};
 pub use geom::{Dir, Pos};
 pub use los::{LineOfSight, LosRule};
 pub use map::{BuildingId, Edge, Map, MapBuilder, Obstacles, Terrain};
+pub use mission::{Mission, MissionError, MissionErrors, Placement};
+pub use movement::{
+    adjacent, can_step, path_distance, reachable, shortest_path, towards, DistanceField, Goal,
+};
 pub use profile::{AlienType, Band, Effect, HeroProfile, Makeup, Shoot};
 pub use rules::{RevealTrigger, Rules};
 pub use setup::{BlipSetup, HeroSetup, PoolEntry, Setup, SetupError};
 pub use state::{Blip, Contents, GameState, Model, Objective, Outcome, Phase, Side, Unit};
-pub use mission::{Mission, MissionError, MissionErrors, Placement};
-pub use movement::{adjacent, can_step, path_distance, reachable, shortest_path, towards, DistanceField, Goal};
