@@ -1,0 +1,391 @@
+//! Script errors: one typed error per failure kind, each carrying the script's `path:line`.
+
+use std::fmt;
+use std::sync::Arc;
+
+use crate::budget::{BudgetError, Exhausted};
+
+/// A place in a script: the chunk name it was loaded with and a line number.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Location {
+    /// The script's path, as given to [`Sandbox::load_script`](crate::Sandbox::load_script).
+    pub path: String,
+    /// 1-based line number.
+    pub line: u32,
+}
+
+impl fmt::Display for Location {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}", self.path, self.line)
+    }
+}
+
+/// The kind of a [`ScriptError`], for matching without caring about the details.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// The call ran more VM instructions (or charged work) than its budget allows.
+    InstructionBudget,
+    /// The Lua state ran out of its memory budget, or a string grew past the string limit.
+    MemoryBudget,
+    /// Calls nested deeper than the depth budget (or Lua's own stack / C-stack limits).
+    DepthBudget,
+    /// The script raised an error, or called something wrongly.
+    Runtime,
+    /// The source does not parse.
+    Syntax,
+    /// The source is precompiled bytecode, which the sandbox refuses.
+    BinaryChunk,
+    /// The sandbox itself failed (setting up tables, bad host input); not the script's fault.
+    Host,
+}
+
+/// Everything that can go wrong when loading or calling a script.
+///
+/// Every variant that a script causes carries the script's location when one is known, and its
+/// `Display` reads `path:line: message`, the form `overmind check` prints.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ScriptError {
+    /// The per-call instruction budget is spent.
+    #[error("{}instruction budget exhausted: the call ran more than {limit} instructions (infinite loop?)", prefix(.location))]
+    InstructionBudget {
+        /// The budget, in VM instructions per call.
+        limit: u64,
+        /// Where the script was when the budget ran out.
+        location: Option<Location>,
+    },
+    /// The memory budget is spent.
+    #[error("{}memory budget exhausted: {detail}", prefix(.location))]
+    MemoryBudget {
+        /// The state's memory limit in bytes.
+        limit: usize,
+        /// What ran out (the whole state, or one string over the string limit).
+        detail: String,
+        /// Where the script was, when known.
+        location: Option<Location>,
+    },
+    /// Calls nested too deeply.
+    #[error("{}call depth budget exhausted: more than {limit} nested calls (runaway recursion?)", prefix(.location))]
+    DepthBudget {
+        /// The budget, in nested calls.
+        limit: u32,
+        /// Where the script was when the budget ran out.
+        location: Option<Location>,
+    },
+    /// The script raised an error at run time.
+    #[error("{}{message}", prefix(.location))]
+    Runtime {
+        /// The message without its `path:line:` prefix.
+        message: String,
+        /// Where the error was raised, when known.
+        location: Option<Location>,
+        /// Lua's stack traceback, when one was produced.
+        traceback: Option<String>,
+    },
+    /// The source does not parse.
+    #[error("{path}:{}: {message}", .line.map_or_else(|| "?".to_string(), |l| l.to_string()))]
+    Syntax {
+        /// The script's path.
+        path: String,
+        /// The line of the error, when Lua reported one.
+        line: Option<u32>,
+        /// Lua's message without its `path:line:` prefix.
+        message: String,
+    },
+    /// The source is a precompiled (binary) chunk.
+    #[error("{path}: binary (precompiled) Lua chunks are not allowed; load source text")]
+    BinaryChunk {
+        /// The script's path.
+        path: String,
+    },
+    /// The sandbox itself failed.
+    #[error("sandbox: {message}")]
+    Host {
+        /// What failed.
+        message: String,
+    },
+}
+
+fn prefix(location: &Option<Location>) -> String {
+    location
+        .as_ref()
+        .map_or_else(String::new, |l| format!("{l}: "))
+}
+
+impl ScriptError {
+    /// The kind of this error.
+    #[must_use]
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            Self::InstructionBudget { .. } => ErrorKind::InstructionBudget,
+            Self::MemoryBudget { .. } => ErrorKind::MemoryBudget,
+            Self::DepthBudget { .. } => ErrorKind::DepthBudget,
+            Self::Runtime { .. } => ErrorKind::Runtime,
+            Self::Syntax { .. } => ErrorKind::Syntax,
+            Self::BinaryChunk { .. } => ErrorKind::BinaryChunk,
+            Self::Host { .. } => ErrorKind::Host,
+        }
+    }
+
+    /// Where in a script the error happened, when known.
+    #[must_use]
+    pub fn location(&self) -> Option<Location> {
+        match self {
+            Self::InstructionBudget { location, .. }
+            | Self::MemoryBudget { location, .. }
+            | Self::DepthBudget { location, .. }
+            | Self::Runtime { location, .. } => location.clone(),
+            Self::Syntax { path, line, .. } => line.map(|line| Location {
+                path: path.clone(),
+                line,
+            }),
+            Self::BinaryChunk { .. } | Self::Host { .. } => None,
+        }
+    }
+
+    /// True for the three budget kinds.
+    #[must_use]
+    pub fn is_budget(&self) -> bool {
+        matches!(
+            self.kind(),
+            ErrorKind::InstructionBudget | ErrorKind::MemoryBudget | ErrorKind::DepthBudget
+        )
+    }
+
+    pub(crate) fn host(message: impl Into<String>) -> Self {
+        Self::Host {
+            message: message.into(),
+        }
+    }
+
+    pub(crate) fn from_budget(err: &BudgetError) -> Self {
+        let location = err.location.clone();
+        match err.kind {
+            Exhausted::Instructions => Self::InstructionBudget {
+                limit: err.limit,
+                location,
+            },
+            Exhausted::Memory => Self::MemoryBudget {
+                limit: usize::try_from(err.limit).unwrap_or(usize::MAX),
+                detail: err.detail.clone().unwrap_or_else(|| {
+                    format!("the scripts' Lua state may use at most {} bytes", err.limit)
+                }),
+                location,
+            },
+            Exhausted::Depth => Self::DepthBudget {
+                limit: u32::try_from(err.limit).unwrap_or(u32::MAX),
+                location,
+            },
+        }
+    }
+}
+
+/// Converts an `mlua` error into a [`ScriptError`] by kind.
+///
+/// Runtime messages are split into `path:line:` and the message proper; a traceback is split
+/// off. Errors that Rust callbacks raised (`CallbackError` chains, `WithContext`) surface as
+/// [`ScriptError::Runtime`] with the callback's own message, located at the first script frame
+/// of the traceback. Budget errors raised by the sandbox's hook keep their kind; Lua's own
+/// "stack overflow" errors become [`ScriptError::DepthBudget`] and memory errors
+/// [`ScriptError::MemoryBudget`] (with `limit` 0 when this function cannot know it: prefer
+/// the errors [`Sandbox`](crate::Sandbox) returns, which know their limits).
+#[must_use]
+pub fn from_lua_error(err: &mlua::Error) -> ScriptError {
+    convert(err, None)
+}
+
+fn convert(err: &mlua::Error, traceback: Option<&str>) -> ScriptError {
+    match err {
+        mlua::Error::SyntaxError { message, .. } => syntax(message),
+        mlua::Error::RuntimeError(message) => runtime(message, traceback),
+        mlua::Error::MemoryError(message) => ScriptError::MemoryBudget {
+            limit: 0,
+            detail: message.clone(),
+            location: None,
+        },
+        mlua::Error::CallbackError {
+            traceback: tb,
+            cause,
+        } => convert(cause, Some(traceback.unwrap_or(tb))),
+        mlua::Error::WithContext { context, cause } => match convert(cause, traceback) {
+            ScriptError::Runtime {
+                message,
+                location,
+                traceback,
+            } => ScriptError::Runtime {
+                message: format!("{context}: {message}"),
+                location,
+                traceback,
+            },
+            other => other,
+        },
+        mlua::Error::ExternalError(inner) => external(inner, traceback),
+        other => runtime(&other.to_string(), traceback),
+    }
+}
+
+fn external(inner: &Arc<dyn std::error::Error>, traceback: Option<&str>) -> ScriptError {
+    if let Some(budget) = inner.downcast_ref::<BudgetError>() {
+        return ScriptError::from_budget(budget);
+    }
+    runtime(&inner.to_string(), traceback)
+}
+
+fn syntax(message: &str) -> ScriptError {
+    let (location, rest) = split_location(message);
+    match location {
+        Some(loc) => ScriptError::Syntax {
+            path: loc.path,
+            line: Some(loc.line),
+            message: rest.to_string(),
+        },
+        None => ScriptError::Syntax {
+            path: String::new(),
+            line: None,
+            message: message.to_string(),
+        },
+    }
+}
+
+fn runtime(full: &str, outer_traceback: Option<&str>) -> ScriptError {
+    let (text, own_traceback) = match full.find("\nstack traceback:") {
+        Some(at) => (&full[..at], Some(full[at + 1..].to_string())),
+        None => (full, None),
+    };
+    let traceback = own_traceback.or_else(|| outer_traceback.map(str::to_string));
+    let (mut location, message) = split_location(text);
+    // Errors raised inside the sandbox's own wrappers (a C library function they called) are
+    // placed at the script frame that called the wrapper.
+    if location.as_ref().is_none_or(|l| l.path == SANDBOX_CHUNK) {
+        location = traceback.as_deref().and_then(first_script_frame);
+    }
+    if is_stack_overflow(message) {
+        return ScriptError::DepthBudget { limit: 0, location };
+    }
+    if message == "not enough memory" {
+        return ScriptError::MemoryBudget {
+            limit: 0,
+            detail: message.to_string(),
+            location,
+        };
+    }
+    ScriptError::Runtime {
+        message: message.to_string(),
+        location,
+        traceback,
+    }
+}
+
+/// Lua's own overflow messages: the Lua stack ("stack overflow"), the C stack ("C stack
+/// overflow"), and `luaL_checkstack` ("stack overflow (...)").
+pub(crate) fn is_stack_overflow(message: &str) -> bool {
+    message.ends_with("stack overflow") || message.contains("stack overflow (")
+}
+
+/// Splits `path:line: rest` into a location and `rest`. Paths may contain `:`; the first
+/// `:<digits>: ` ends the path.
+pub(crate) fn split_location(text: &str) -> (Option<Location>, &str) {
+    let bytes = text.as_bytes();
+    let mut search = 0;
+    while let Some(offset) = text[search..].find(':') {
+        let colon = search + offset;
+        let digits_end = bytes[colon + 1..]
+            .iter()
+            .position(|b| !b.is_ascii_digit())
+            .map_or(bytes.len(), |p| colon + 1 + p);
+        if digits_end > colon + 1
+            && bytes.get(digits_end) == Some(&b':')
+            && colon > 0
+            && !text[..colon].contains('\n')
+        {
+            if let Ok(line) = text[colon + 1..digits_end].parse::<u32>() {
+                let rest = text[digits_end + 1..].trim_start_matches(' ');
+                let location = Location {
+                    path: text[..colon].to_string(),
+                    line,
+                };
+                return (Some(location), rest);
+            }
+        }
+        search = colon + 1;
+    }
+    (None, text)
+}
+
+/// The chunk name of the sandbox's prelude, as Lua shows it in messages.
+pub(crate) const SANDBOX_CHUNK: &str = "[sandbox]";
+
+/// The first frame of a Lua traceback that is in a script (not `[C]`, not the sandbox's own
+/// prelude).
+fn first_script_frame(traceback: &str) -> Option<Location> {
+    traceback
+        .lines()
+        .map(str::trim_start)
+        .filter(|line| !line.starts_with("[C]") && !line.starts_with("[sandbox]"))
+        .find_map(|line| split_location(line).0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn splits_path_and_line() {
+        let (loc, rest) = split_location("behaviours/rush.lua:12: boom: bang");
+        assert_eq!(
+            loc,
+            Some(Location {
+                path: "behaviours/rush.lua".into(),
+                line: 12
+            })
+        );
+        assert_eq!(rest, "boom: bang");
+    }
+
+    #[test]
+    fn message_without_location_is_kept_whole() {
+        let (loc, rest) = split_location("plain message: 12 things");
+        assert_eq!(loc, None);
+        assert_eq!(rest, "plain message: 12 things");
+    }
+
+    #[test]
+    fn runtime_error_keeps_message_and_traceback() {
+        let err = mlua::Error::RuntimeError(
+            "a.lua:3: oops\nstack traceback:\n\t[C]: in ?\n\ta.lua:3: in main chunk".into(),
+        );
+        let converted = from_lua_error(&err);
+        assert_eq!(converted.kind(), ErrorKind::Runtime);
+        assert_eq!(converted.to_string(), "a.lua:3: oops");
+        match converted {
+            ScriptError::Runtime { traceback, .. } => {
+                assert!(traceback.is_some_and(|t| t.starts_with("stack traceback:")));
+            }
+            other => panic!("unexpected {other:?}"),
+        }
+    }
+
+    #[test]
+    #[allow(clippy::arc_with_non_send_sync)] // mlua's errors are !Send without its `send` feature
+    fn callback_error_surfaces_its_cause_located_by_the_traceback() {
+        let err = mlua::Error::CallbackError {
+            traceback: "stack traceback:\n\t[C]: in function 'move'\n\tb.lua:7: in main chunk"
+                .into(),
+            cause: Arc::new(mlua::Error::RuntimeError(
+                "move_towards: 6 squares asked, RUSH allows 5".into(),
+            )),
+        };
+        let converted = from_lua_error(&err);
+        assert_eq!(
+            converted.to_string(),
+            "b.lua:7: move_towards: 6 squares asked, RUSH allows 5"
+        );
+    }
+
+    #[test]
+    fn stack_overflow_is_a_depth_error() {
+        let err = mlua::Error::RuntimeError("c.lua:1: stack overflow".into());
+        assert_eq!(from_lua_error(&err).kind(), ErrorKind::DepthBudget);
+    }
+}

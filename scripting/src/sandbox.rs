@@ -1,0 +1,590 @@
+//! The sandbox: one Lua state, whitelisted per-script environments, budgeted calls.
+
+use std::cell::{Cell, RefCell};
+use std::collections::BTreeSet;
+use std::rc::Rc;
+
+use mlua::{
+    chunk::ChunkMode, FromLuaMulti, Function, IntoLuaMulti, Lua, LuaOptions, MultiValue, StdLib,
+    Table, Value,
+};
+
+use crate::alloc::{AllocCounters, Shim};
+use crate::budget::{install_hook, BudgetState, Limits};
+use crate::error::{from_lua_error, ErrorKind, Location, ScriptError};
+use crate::host::{self, PrintLine, PrintSink};
+
+const PRELUDE: &str = include_str!("prelude.lua");
+
+/// Scripts larger than this are refused before compiling (content scripts are a few KiB).
+pub const MAX_SOURCE_BYTES: usize = 4 * 1024 * 1024;
+
+/// A loaded script: what its chunk returned, and its own global environment.
+#[derive(Debug, Clone)]
+pub struct Script {
+    /// The path the script was loaded as (its chunk name, used in every message).
+    pub path: String,
+    /// The first value the chunk returned (`nil` when it returned nothing).
+    pub value: Value,
+    env: Table,
+}
+
+impl Script {
+    /// The script's own global table (its `_ENV`). Writing to it affects only this script.
+    #[must_use]
+    pub fn env(&self) -> &Table {
+        &self.env
+    }
+}
+
+/// The Lua functions the prelude returns.
+struct Api {
+    make_env: Function,
+    invoke: Function,
+    freeze: Function,
+}
+
+/// A Lua 5.4 state prepared for untrusted content scripts.
+///
+/// See the crate documentation for what scripts can do, and `docs/SANDBOX.md` for how each
+/// escape is closed.
+pub struct Sandbox {
+    lua: Lua,
+    budget: Rc<BudgetState>,
+    shim: Option<Shim>,
+    api: Api,
+    /// Privileged: name → frozen value, copied into every new environment.
+    shared: Table,
+    /// Privileged: `rng` is the scoped RNG function during `call_with_rng`.
+    slots: Table,
+    print: Rc<RefCell<PrintSink>>,
+    nesting: Cell<u32>,
+    paths: RefCell<BTreeSet<String>>,
+}
+
+impl std::fmt::Debug for Sandbox {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Sandbox")
+            .field("limits", &self.budget.limits)
+            .field("used_memory", &self.lua.used_memory())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Drop for Sandbox {
+    fn drop(&mut self) {
+        if let Some(shim) = self.shim.take() {
+            shim.uninstall();
+        }
+    }
+}
+
+fn setup(err: mlua::Error) -> ScriptError {
+    ScriptError::host(format!("setting up the Lua sandbox failed: {err}"))
+}
+
+impl Sandbox {
+    /// Creates a sandbox: a Lua 5.4 state with only the `table`, `string`, `math`, `utf8` and
+    /// `coroutine` libraries, the budget hook, and the safe library built by the prelude.
+    ///
+    /// # Errors
+    /// [`ScriptError::Host`] when `limits` are unusable (a zero budget, less than 1 MiB of
+    /// memory) or the state cannot be set up.
+    pub fn new(limits: Limits) -> Result<Self, ScriptError> {
+        if limits.instructions == 0
+            || limits.call_depth == 0
+            || limits.string_bytes == 0
+            || limits.table_keys < 64
+        {
+            return Err(ScriptError::host(
+                "limits must allow at least one instruction, one call, one byte of string and \
+                 64 table keys",
+            ));
+        }
+        if limits.memory_bytes < 1024 * 1024 {
+            return Err(ScriptError::host("the memory limit must be at least 1 MiB"));
+        }
+        let libs = StdLib::TABLE | StdLib::STRING | StdLib::MATH | StdLib::UTF8 | StdLib::COROUTINE;
+        let lua = Lua::new_with(libs, LuaOptions::default()).map_err(setup)?;
+        lua.set_memory_limit(limits.memory_bytes).map_err(setup)?;
+        let counters = Rc::new(AllocCounters::new(limits.string_bytes, limits.table_keys));
+        let shim = Shim::install(&lua, Rc::clone(&counters)).map_err(setup)?;
+        let budget = Rc::new(BudgetState::new(limits, Rc::clone(&counters)));
+        install_hook(&lua, &budget).map_err(setup)?;
+
+        let print = Rc::new(RefCell::new(PrintSink::buffer()));
+        let slots = lua.create_table().map_err(setup)?;
+        let shared = lua.create_table().map_err(setup)?;
+        let host = host::register(&lua, &budget, &print, &slots).map_err(setup)?;
+        let exports: Table = lua
+            .load(PRELUDE)
+            .set_name("=[sandbox]")
+            .set_mode(ChunkMode::Text)
+            .call((lua.globals(), host))
+            .map_err(setup)?;
+        let api = Api {
+            make_env: exports.get("make_env").map_err(setup)?,
+            invoke: exports.get("invoke").map_err(setup)?,
+            freeze: exports.get("freeze").map_err(setup)?,
+        };
+        let grow = lua
+            .load("local t = {} for i = 1, 9 do t['k' .. i] = i end")
+            .set_name("=[sandbox]")
+            .into_function()
+            .map_err(setup)?;
+        counters.calibrate(|| grow.call::<()>(()).is_ok());
+        lua.gc_collect().map_err(setup)?;
+        budget.reset();
+        Ok(Self {
+            lua,
+            budget,
+            shim: Some(shim),
+            api,
+            shared,
+            slots,
+            print,
+            nesting: Cell::new(0),
+            paths: RefCell::new(BTreeSet::new()),
+        })
+    }
+
+    /// The Lua state, for the API binder to create functions, userdata and tables.
+    ///
+    /// Run every call into Lua through [`call`](Self::call) (or the other `call*` methods) so
+    /// it is budgeted, and do not change the state's hook, allocator or memory limit, or hand
+    /// `lua.globals()` (the unfiltered globals) to scripts.
+    #[must_use]
+    pub fn lua(&self) -> &Lua {
+        &self.lua
+    }
+
+    /// The limits every call and load runs under.
+    #[must_use]
+    pub fn limits(&self) -> Limits {
+        self.budget.limits
+    }
+
+    /// Bytes the Lua state currently uses.
+    #[must_use]
+    pub fn used_memory(&self) -> usize {
+        self.lua.used_memory()
+    }
+
+    /// Exposes `value` as the global `name` of every script loaded from now on.
+    ///
+    /// Tables are shared as read-only snapshots: the raw fields are copied, nested tables
+    /// become read-only views too, and metatables are not carried over (share userdata for
+    /// objects with behaviour). Functions and userdata are shared as they are. Call this before
+    /// loading the scripts that should see `name`.
+    ///
+    /// # Errors
+    /// [`ScriptError::Host`] if `name` is not a Lua identifier or is reserved (`_G`, `load`).
+    pub fn share(&self, name: &str, value: Value) -> Result<(), ScriptError> {
+        let valid = name
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+        if !valid || name == "_G" || name == "load" || name == "_ENV" {
+            return Err(ScriptError::host(format!(
+                "cannot share `{name}`: not an identifier, or reserved"
+            )));
+        }
+        self.run(None, |_| {
+            let frozen: Value = self.api.freeze.call((value, name))?;
+            self.shared.raw_set(name, frozen)
+        })
+    }
+
+    /// Compiles `source` as a text chunk named `path` in a fresh environment and runs its top
+    /// level under the per-call budget (with no RNG: `math.random` raises there).
+    ///
+    /// # Errors
+    /// [`ScriptError::BinaryChunk`] for precompiled chunks, [`ScriptError::Syntax`] when the
+    /// source does not parse, and any error or budget the top level runs into.
+    pub fn load_script(&self, path: &str, source: &str) -> Result<Script, ScriptError> {
+        self.load_script_bytes(path, source.as_bytes())
+    }
+
+    /// [`load_script`](Self::load_script) for source that may not be UTF-8.
+    ///
+    /// # Errors
+    /// As [`load_script`](Self::load_script).
+    pub fn load_script_bytes(&self, path: &str, source: &[u8]) -> Result<Script, ScriptError> {
+        // Lua treats any chunk starting with ESC as binary (its signature is "\x1bLua").
+        if source.first() == Some(&0x1b) {
+            return Err(ScriptError::BinaryChunk {
+                path: path.to_string(),
+            });
+        }
+        if source.len() > MAX_SOURCE_BYTES {
+            return Err(ScriptError::Syntax {
+                path: path.to_string(),
+                line: None,
+                message: format!(
+                    "script is {} bytes; the sandbox loads at most {MAX_SOURCE_BYTES}",
+                    source.len()
+                ),
+            });
+        }
+        self.paths.borrow_mut().insert(path.to_string());
+        let loaded = self.run(None, |lua| {
+            let env: Table = self.api.make_env.call(self.shared.clone())?;
+            let chunk = lua
+                .load(source)
+                .set_name(format!("@{path}"))
+                .set_mode(ChunkMode::Text)
+                .set_environment(env.clone())
+                .into_function()?;
+            let values: MultiValue = self.api.invoke.call(chunk)?;
+            Ok((env, values))
+        });
+        match loaded {
+            Ok((env, values)) => Ok(Script {
+                path: path.to_string(),
+                value: values.into_iter().next().unwrap_or(Value::Nil),
+                env,
+            }),
+            Err(ScriptError::Syntax { line, message, .. }) => Err(ScriptError::Syntax {
+                path: path.to_string(),
+                line,
+                message,
+            }),
+            Err(other) => Err(other),
+        }
+    }
+
+    /// Runs host code that calls into Lua under one per-call budget, with no RNG
+    /// (`math.random` raises).
+    ///
+    /// Nested calls (from inside `f`, or from a Rust callback a script called) share the
+    /// outermost call's budget. After the call, whatever happened, the budget is fresh for the
+    /// next one.
+    ///
+    /// # Errors
+    /// The error `f` returns, converted: a spent budget always wins over the error value a
+    /// script let escape.
+    pub fn call<R>(&self, f: impl FnOnce(&Lua) -> mlua::Result<R>) -> Result<R, ScriptError> {
+        self.run(None, f)
+    }
+
+    /// [`call`](Self::call) with `rng` as the source of `math.random` for the duration of the
+    /// call. `rng` must return uniformly random 64-bit values (e.g. the game's seeded
+    /// ChaCha's `next_u64`).
+    ///
+    /// # Errors
+    /// As [`call`](Self::call).
+    pub fn call_with_rng<R>(
+        &self,
+        rng: &mut dyn FnMut() -> u64,
+        f: impl FnOnce(&Lua) -> mlua::Result<R>,
+    ) -> Result<R, ScriptError> {
+        self.run(Some(rng), f)
+    }
+
+    /// Calls a script function under the budget, through the sandbox's message handler (so an
+    /// error object that is a table is described without running unbudgeted code or showing
+    /// an address).
+    ///
+    /// # Errors
+    /// As [`call`](Self::call).
+    pub fn call_function<R: FromLuaMulti>(
+        &self,
+        func: &Function,
+        args: impl IntoLuaMulti,
+    ) -> Result<R, ScriptError> {
+        self.run(None, |lua| self.invoke(lua, func, args))
+    }
+
+    /// [`call_function`](Self::call_function) with `rng` as the source of `math.random`.
+    ///
+    /// # Errors
+    /// As [`call`](Self::call).
+    pub fn call_function_with_rng<R: FromLuaMulti>(
+        &self,
+        rng: &mut dyn FnMut() -> u64,
+        func: &Function,
+        args: impl IntoLuaMulti,
+    ) -> Result<R, ScriptError> {
+        self.run(Some(rng), |lua| self.invoke(lua, func, args))
+    }
+
+    /// The sandbox's trampoline: calling it with `(f, args...)` calls `f(args...)` and turns an
+    /// error object that is not a string into a description. Use it as the body of threads the
+    /// binder creates for behaviours that yield (`lua.create_thread(sandbox.invoker().clone())`),
+    /// then resume them inside [`call`](Self::call).
+    #[must_use]
+    pub fn invoker(&self) -> &Function {
+        &self.api.invoke
+    }
+
+    /// Sends every line scripts print to `sink` (instead of the default buffer).
+    pub fn set_print_sink(&self, sink: impl FnMut(&PrintLine) + 'static) {
+        self.print.replace(PrintSink::Custom(Box::new(sink)));
+    }
+
+    /// Takes the lines printed since the last call, when no sink is set. The buffer keeps at
+    /// most 1 MiB of text; a final line says how many lines were dropped beyond that.
+    pub fn take_prints(&self) -> Vec<PrintLine> {
+        self.print.borrow_mut().take()
+    }
+
+    fn invoke<R: FromLuaMulti>(
+        &self,
+        lua: &Lua,
+        func: &Function,
+        args: impl IntoLuaMulti,
+    ) -> mlua::Result<R> {
+        let mut args = args.into_lua_multi(lua)?;
+        args.push_front(Value::Function(func.clone()));
+        self.api.invoke.call(args)
+    }
+
+    fn run<R>(
+        &self,
+        rng: Option<&mut dyn FnMut() -> u64>,
+        f: impl FnOnce(&Lua) -> mlua::Result<R>,
+    ) -> Result<R, ScriptError> {
+        let outermost = self.nesting.get() == 0;
+        if outermost {
+            self.budget.reset();
+        }
+        self.nesting.set(self.nesting.get() + 1);
+        let result = self.lua.scope(|scope| {
+            let previous: Value = self.slots.raw_get("rng")?;
+            if let Some(rng) = rng {
+                let draw = scope.create_function_mut(move |_, ()| {
+                    Ok(i64::from_ne_bytes(rng().to_ne_bytes()))
+                })?;
+                self.slots.raw_set("rng", draw)?;
+            }
+            let result = f(&self.lua);
+            let restored = self.slots.raw_set("rng", previous);
+            let value = result?;
+            restored?;
+            Ok(value)
+        });
+        self.nesting.set(self.nesting.get() - 1);
+        let result = result.map_err(|err| self.classify(&err));
+        if outermost {
+            let out_of_memory = matches!(&result, Err(e) if e.kind() == ErrorKind::MemoryBudget);
+            self.budget.reset();
+            if out_of_memory {
+                // Free what the aborted call left behind; nothing here runs script code (the
+                // sandbox refuses __gc), and a failure only means memory stays tight.
+                let _ = self.lua.gc_collect();
+                self.budget.reset();
+            }
+        }
+        result
+    }
+
+    /// Converts an error from a call: a spent budget wins over whatever error value escaped.
+    fn classify(&self, err: &mlua::Error) -> ScriptError {
+        let converted = match self.budget.spent_error() {
+            Some(spent) => ScriptError::from_budget(&spent),
+            None => from_lua_error(err),
+        };
+        let limits = self.budget.limits;
+        match converted {
+            ScriptError::MemoryBudget {
+                limit: 0, location, ..
+            } => {
+                let detail = self.budget.cap_detail().unwrap_or_else(|| {
+                    format!(
+                        "the scripts' Lua state may use at most {} bytes",
+                        limits.memory_bytes
+                    )
+                });
+                ScriptError::MemoryBudget {
+                    limit: limits.memory_bytes,
+                    detail,
+                    location: self.full_path(location),
+                }
+            }
+            ScriptError::DepthBudget { limit: 0, location } => ScriptError::DepthBudget {
+                limit: limits.call_depth,
+                location: self.full_path(location),
+            },
+            ScriptError::Runtime {
+                message,
+                location,
+                traceback,
+            } => ScriptError::Runtime {
+                message,
+                location: self.full_path(location),
+                traceback,
+            },
+            other => other,
+        }
+    }
+
+    /// Lua shortens long chunk names in messages to `...tail`; map them back to a loaded path.
+    fn full_path(&self, location: Option<Location>) -> Option<Location> {
+        let mut location = location?;
+        if let Some(tail) = location.path.strip_prefix("...") {
+            let paths = self.paths.borrow();
+            let mut matches = paths.iter().filter(|p| p.ends_with(tail));
+            if let (Some(only), None) = (matches.next(), matches.next()) {
+                location.path.clone_from(only);
+            }
+        }
+        Some(location)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Runs `string.find/match/gmatch/gsub` over (subject, pattern) pairs; one line per result.
+    const PROBE: &str = r#"
+      local cases = ...
+      local out = {}
+      local function show(...)
+        local t = table.pack(...)
+        for i = 1, t.n do t[i] = tostring(t[i]) end
+        return table.concat(t, ",", 1, t.n)
+      end
+      local function strip(e)
+        e = tostring(e)
+        return e:match("^[^\n]-:%d+: (.*)$") or e
+      end
+      local function try(label, f)
+        local ok, r = pcall(f)
+        out[#out + 1] = label .. ":" .. (ok and r or ("error " .. strip(r)))
+      end
+      local tbl = setmetatable({}, { __index = function(_, k) return "T" .. tostring(k) end })
+      for i = 1, #cases, 2 do
+        local s, p = cases[i], cases[i + 1]
+        out[#out + 1] = "case " .. s .. " " .. p
+        try("find", function() return show(string.find(s, p)) end)
+        try("find3", function() return show(string.find(s, p, 3)) end)
+        try("findneg", function() return show(s:find(p, -4)) end)
+        try("plain", function() return show(string.find(s, p, 1, true)) end)
+        try("match", function() return show(string.match(s, p)) end)
+        try("match2", function() return show(s:match(p, 2)) end)
+        try("gmatch", function()
+          local acc = {}
+          for a, b in string.gmatch(s, p) do
+            acc[#acc + 1] = tostring(a) .. "/" .. tostring(b)
+            if #acc > 40 then break end
+          end
+          return table.concat(acc, ";")
+        end)
+        try("gsub", function() return show(string.gsub(s, p, "<%0>")) end)
+        try("gsub1", function() return show(string.gsub(s, p, "%1-%%")) end)
+        try("gsubf", function()
+          return show(string.gsub(s, p, function(...) return "[" .. select('#', ...) .. "]" end))
+        end)
+        try("gsubt", function() return show(string.gsub(s, p, tbl, 2)) end)
+        try("gsubfalse", function() return show(s:gsub(p, function() return false end)) end)
+      end
+      return table.concat(out, "\n")
+    "#;
+
+    fn cases() -> Vec<String> {
+        let subjects = [
+            "",
+            "a",
+            "hello world",
+            "aaab",
+            "f(a(b)c)d",
+            "THE (quick) fox",
+            "key = value",
+            "x1 y22 z333",
+            "a.b-c",
+            "  trim  ",
+            "^$",
+            "%a",
+            "abcabc",
+            "\0a\0b",
+            "[x]",
+        ];
+        let tokens = [
+            "a", "b", ".", "%a", "%d", "%s", "%w", "[ab]", "[^a]", "[a-c]", "[%]x]", "*", "+", "-",
+            "?", "(", ")", "()", "%1", "^", "$", "%b()", "%f[%w]", "%", "[", "x", " ", "%.", "%%",
+            "=",
+        ];
+        let mut seed: u64 = 0x5eed;
+        let mut next = move |n: usize| {
+            seed = seed
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            usize::try_from(seed >> 33).unwrap_or(0) % n
+        };
+        let mut out = Vec::new();
+        for fixed in [
+            ("hello world", "o w"),
+            ("hello", "l+"),
+            ("hello", "^h.-l"),
+            ("f(a(b)c)d", "%b()"),
+            ("THE (quick) fox", "%f[%a]%a+"),
+            ("abcabc", "(abc)%1"),
+            ("x = 12", "%d+$"),
+            ("key = value", "(%w+)%s*=%s*()(%w+)"),
+            ("abc", "(a"),
+            ("abc", "a)"),
+            ("abc", "%"),
+            ("abc", "[a"),
+            ("abc", "%f"),
+            ("abc", "%b"),
+            (
+                "abc",
+                "((((((((((((((((((((((((((((((((((a))))))))))))))))))))))))))))))))))",
+            ),
+        ] {
+            out.push(fixed.0.to_string());
+            out.push(fixed.1.to_string());
+        }
+        for _ in 0..600 {
+            let subject = subjects[next(subjects.len())];
+            let len = 1 + next(5);
+            let pattern: String = (0..len).map(|_| tokens[next(tokens.len())]).collect();
+            out.push(subject.to_string());
+            out.push(pattern);
+        }
+        out
+    }
+
+    fn run_probe(lua: &Lua, call: impl FnOnce(&Function, Table) -> mlua::Result<String>) -> String {
+        let list = lua.create_table().expect("table");
+        for (i, s) in cases().iter().enumerate() {
+            list.raw_set(i + 1, lua.create_string(s).expect("string"))
+                .expect("set");
+        }
+        let f = lua
+            .load(PROBE)
+            .set_name("@probe.lua")
+            .into_function()
+            .expect("probe");
+        call(&f, list).expect("probe runs")
+    }
+
+    #[test]
+    fn pattern_functions_match_lua_exactly() {
+        let reference = Lua::new();
+        let expected = run_probe(&reference, |f, cases| f.call(cases));
+
+        let sandbox = Sandbox::new(Limits {
+            instructions: 1_000_000_000,
+            ..Limits::default()
+        })
+        .expect("sandbox");
+        let script = sandbox
+            .load_script("probe.lua", &format!("return function(...) {PROBE} end"))
+            .expect("probe loads");
+        let Value::Function(probe) = script.value else {
+            panic!("probe returns a function")
+        };
+        let got = run_probe(sandbox.lua(), |_, cases| {
+            sandbox
+                .call_function::<String>(&probe, cases)
+                .map_err(|e| mlua::Error::runtime(e.to_string()))
+        });
+        for (line, (want, have)) in expected.lines().zip(got.lines()).enumerate() {
+            assert_eq!(have, want, "line {line} differs");
+        }
+        assert_eq!(expected.lines().count(), got.lines().count());
+    }
+}
