@@ -128,6 +128,18 @@ pub(crate) fn register(
         lua.create_function(|_, e: Value| Ok(matches!(e, Value::Error(_))))?,
     )?;
 
+    // What `tostring` shows of an error a host function raised and a script caught: its
+    // message with the script's `path:line`, like a Lua string error (the API's own text).
+    host.raw_set(
+        "host_error_message",
+        lua.create_function(|_, e: Value| {
+            Ok(match e {
+                Value::Error(err) => Some(crate::error::from_lua_error(&err).to_string()),
+                _ => None,
+            })
+        })?,
+    )?;
+
     host.raw_set(
         "meta_field",
         lua.create_function(|_, (v, name): (Value, mlua::LuaString)| meta_field(&v, &name))?,

@@ -94,3 +94,9 @@ pub mod apidoc;
 pub mod runtime;
 
 pub use runtime::{BehaviourDef, LuaBehaviour, ScriptHost};
+
+pub mod pack;
+pub mod problem;
+
+pub use pack::{Kind, PackInfo, PackSet, Reload};
+pub use problem::Problem;

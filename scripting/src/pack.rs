@@ -14,8 +14,11 @@ use std::rc::Rc;
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PackInfo {
+    /// The pack's name, which other packs' `depends` refer to.
     pub name: String,
+    /// The pack's version, free text.
     pub version: String,
+    /// One line for people.
     #[serde(default)]
     pub description: String,
     /// Packs that must be loaded before this one.
@@ -25,6 +28,7 @@ pub struct PackInfo {
     /// replaces. Any other clash of ids is an error.
     #[serde(default)]
     pub overrides: Vec<String>,
+    /// The folder the pack was loaded from.
     #[serde(skip)]
     pub dir: PathBuf,
 }
@@ -32,8 +36,11 @@ pub struct PackInfo {
 /// What a content file defines.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Kind {
+    /// `behaviours/*.lua`
     Behaviour,
+    /// `aliens/*.lua`
     Alien,
+    /// `heroes/*.toml`
     Hero,
 }
 
@@ -62,11 +69,15 @@ impl Kind {
 
 /// Every pack loaded for a game, merged: the rules, the content, the missions.
 pub struct PackSet {
+    /// The packs, in load order.
     pub packs: Vec<PackInfo>,
+    /// The base rules with every pack's `rules.toml` on top, in order.
     pub rules: Rules,
+    /// Hero profiles, Alien Types and behaviours of all packs.
     pub content: Content,
     /// Mission id (file stem) to file; later packs' missions of the same id replace earlier.
     pub missions: BTreeMap<String, PathBuf>,
+    /// The Lua state the scripts live in.
     pub host: Rc<ScriptHost>,
     /// Which file defines each id.
     origins: BTreeMap<(Kind, String), PathBuf>,
@@ -76,13 +87,28 @@ pub struct PackSet {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Reload {
     /// The new definition is live.
-    Updated { kind: Kind, id: String, path: PathBuf },
+    #[allow(missing_docs)]
+    Updated {
+        kind: Kind,
+        id: String,
+        path: PathBuf,
+    },
     /// A new file's definition is live.
-    Added { kind: Kind, id: String, path: PathBuf },
+    #[allow(missing_docs)]
+    Added {
+        kind: Kind,
+        id: String,
+        path: PathBuf,
+    },
     /// The file is broken; the last good definition stays.
     Failed(Problem),
     /// The file is gone; the last good definition stays so units using it keep working.
-    Removed { kind: Kind, id: String, path: PathBuf },
+    #[allow(missing_docs)]
+    Removed {
+        kind: Kind,
+        id: String,
+        path: PathBuf,
+    },
     /// Not a content file this host reloads (missions and rules are read at game start).
     Ignored,
 }
@@ -196,7 +222,16 @@ impl PackSet {
                         }
                     }
                     if let Some(q) = packs.iter().find(|q| q.name == p.name) {
-                        problems.push(Problem::new(&path, 1, 1, format!("pack {:?} is loaded twice (also {})", p.name, q.dir.display())));
+                        problems.push(Problem::new(
+                            &path,
+                            1,
+                            1,
+                            format!(
+                                "pack {:?} is loaded twice (also {})",
+                                p.name,
+                                q.dir.display()
+                            ),
+                        ));
                     }
                     p.dir = dir.clone();
                     packs.push(p);
@@ -236,16 +271,36 @@ impl PackSet {
         for (id, t) in &set.content.aliens {
             for b in &t.behaviours {
                 if !set.content.behaviours.contains_key(b) {
-                    let path = set.origins.get(&(Kind::Alien, id.clone())).cloned().unwrap_or_default();
+                    let path = set
+                        .origins
+                        .get(&(Kind::Alien, id.clone()))
+                        .cloned()
+                        .unwrap_or_default();
                     let text = std::fs::read_to_string(&path).unwrap_or_default();
                     let (l, c) = find_text(&text, &format!("\"{b}\""));
-                    problems.push(Problem::new(&path, l, c, format!("alien type {id} lists behaviour {b:?}, which no loaded pack defines")));
+                    problems.push(Problem::new(
+                        &path,
+                        l,
+                        c,
+                        format!(
+                            "alien type {id} lists behaviour {b:?}, which no loaded pack defines"
+                        ),
+                    ));
                 }
             }
             if let Some(l) = &t.unit.leader {
                 if !set.content.aliens.contains_key(l) {
-                    let path = set.origins.get(&(Kind::Alien, id.clone())).cloned().unwrap_or_default();
-                    problems.push(Problem::new(&path, 1, 1, format!("alien type {id} is led by {l:?}, which no loaded pack defines")));
+                    let path = set
+                        .origins
+                        .get(&(Kind::Alien, id.clone()))
+                        .cloned()
+                        .unwrap_or_default();
+                    problems.push(Problem::new(
+                        &path,
+                        1,
+                        1,
+                        format!("alien type {id} is led by {l:?}, which no loaded pack defines"),
+                    ));
                 }
             }
         }
@@ -256,7 +311,15 @@ impl PackSet {
         }
     }
 
-    fn claim(&mut self, pack: &PackInfo, kind: Kind, id: &str, path: &Path, text: &str, problems: &mut Vec<Problem>) -> bool {
+    fn claim(
+        &mut self,
+        pack: &PackInfo,
+        kind: Kind,
+        id: &str,
+        path: &Path,
+        text: &str,
+        problems: &mut Vec<Problem>,
+    ) -> bool {
         if let Some(prev) = self.origins.get(&(kind, id.to_string())) {
             let same_pack = prev.starts_with(&pack.dir);
             if same_pack || !pack.overrides.iter().any(|o| o == id) {
@@ -275,14 +338,17 @@ impl PackSet {
                 return false;
             }
         }
-        self.origins.insert((kind, id.to_string()), path.to_path_buf());
+        self.origins
+            .insert((kind, id.to_string()), path.to_path_buf());
         true
     }
 
     fn load_pack(&mut self, pack: &PackInfo, problems: &mut Vec<Problem>) {
         let dir = &pack.dir;
         for path in files(dir, "behaviours", "lua") {
-            let Some(text) = read(&path, problems) else { continue };
+            let Some(text) = read(&path, problems) else {
+                continue;
+            };
             match self.host.load_behaviour(&path, &text) {
                 Ok(def) => {
                     let id = def.id.clone();
@@ -295,7 +361,9 @@ impl PackSet {
             }
         }
         for path in files(dir, "aliens", "lua") {
-            let Some(text) = read(&path, problems) else { continue };
+            let Some(text) = read(&path, problems) else {
+                continue;
+            };
             match self.host.load_alien(&path, &text) {
                 Ok(t) => {
                     if self.claim(pack, Kind::Alien, &t.id.clone(), &path, &text, problems) {
@@ -306,14 +374,19 @@ impl PackSet {
             }
         }
         for path in files(dir, "heroes", "toml") {
-            let Some(text) = read(&path, problems) else { continue };
+            let Some(text) = read(&path, problems) else {
+                continue;
+            };
             match HeroProfile::from_toml(&path.display().to_string(), &text) {
                 Ok(h) => {
                     if self.claim(pack, Kind::Hero, &h.id.clone(), &path, &text, problems) {
                         self.content.heroes.insert(h.id.clone(), h);
                     }
                 }
-                Err(es) => problems.extend(es.into_iter().map(|e| Problem::new(&path, e.line, e.column, e.message))),
+                Err(es) => problems.extend(
+                    es.into_iter()
+                        .map(|e| Problem::new(&path, e.line, e.column, e.message)),
+                ),
             }
         }
         for path in files(dir, "missions", "toml") {
@@ -333,7 +406,15 @@ impl PackSet {
             return Ok(p);
         }
         let known: Vec<&str> = self.missions.keys().map(String::as_str).collect();
-        Err(Problem::new(&p, 0, 0, format!("no mission {id_or_path:?}: give a path or one of {}", known.join(", "))))
+        Err(Problem::new(
+            &p,
+            0,
+            0,
+            format!(
+                "no mission {id_or_path:?}: give a path or one of {}",
+                known.join(", ")
+            ),
+        ))
     }
 
     /// Parse a mission and build its setup over these packs' rules.
@@ -345,7 +426,9 @@ impl PackSet {
         let mut problems = Vec::new();
         let text = read(&path, &mut problems).ok_or(problems)?;
         let conv = |es: overmind_core::MissionErrors| -> Vec<Problem> {
-            es.0.into_iter().map(|e| Problem::new(&e.path, e.line, e.column, e.message)).collect()
+            es.0.into_iter()
+                .map(|e| Problem::new(&e.path, e.line, e.column, e.message))
+                .collect()
         };
         let m = Mission::parse(&path, &text).map_err(conv)?;
         m.setup(&text, &self.rules).map_err(conv)
@@ -363,7 +446,9 @@ impl PackSet {
             es.into_iter()
                 .map(|e| {
                     let (l, c) = match &e {
-                        overmind_core::SetupError::Unit { id, .. } => find_text(&text, &format!("\"{id}\"")),
+                        overmind_core::SetupError::Unit { id, .. } => {
+                            find_text(&text, &format!("\"{id}\""))
+                        }
                         overmind_core::SetupError::Other(_) => (1, 1),
                     };
                     Problem::new(&path, l, c, e.to_string())
@@ -405,7 +490,11 @@ impl PackSet {
             Ok(t) => t,
             Err(_) => {
                 return match existing {
-                    Some((kind, id)) => Reload::Removed { kind, id, path: path.to_path_buf() },
+                    Some((kind, id)) => Reload::Removed {
+                        kind,
+                        id,
+                        path: path.to_path_buf(),
+                    },
                     None => Reload::Ignored,
                 }
             }
@@ -423,21 +512,27 @@ impl PackSet {
                 }
                 Err(e) => return Reload::Failed(script_problem(path, &text, &e)),
             },
-            Kind::Alien => match self.host.load_alien(path, &text) {
-                Ok(t) => {
-                    if let Some(p) = self.clash(kind, &t.id, path, &text) {
-                        return Reload::Failed(p);
+            Kind::Alien => {
+                match self.host.load_alien(path, &text) {
+                    Ok(t) => {
+                        if let Some(p) = self.clash(kind, &t.id, path, &text) {
+                            return Reload::Failed(p);
+                        }
+                        if let Some(b) = t
+                            .behaviours
+                            .iter()
+                            .find(|b| !self.content.behaviours.contains_key(*b))
+                        {
+                            let (l, c) = find_text(&text, &format!("\"{b}\""));
+                            return Reload::Failed(Problem::new(path, l, c, format!("alien type {} lists behaviour {b:?}, which no loaded pack defines", t.id)));
+                        }
+                        let id = t.id.clone();
+                        self.content.aliens.insert(id.clone(), t);
+                        (id, true)
                     }
-                    if let Some(b) = t.behaviours.iter().find(|b| !self.content.behaviours.contains_key(*b)) {
-                        let (l, c) = find_text(&text, &format!("\"{b}\""));
-                        return Reload::Failed(Problem::new(path, l, c, format!("alien type {} lists behaviour {b:?}, which no loaded pack defines", t.id)));
-                    }
-                    let id = t.id.clone();
-                    self.content.aliens.insert(id.clone(), t);
-                    (id, true)
+                    Err(e) => return Reload::Failed(script_problem(path, &text, &e)),
                 }
-                Err(e) => return Reload::Failed(script_problem(path, &text, &e)),
-            },
+            }
             Kind::Hero => match HeroProfile::from_toml(&path.display().to_string(), &text) {
                 Ok(h) => {
                     if let Some(p) = self.clash(kind, &h.id, path, &text) {
@@ -456,8 +551,16 @@ impl PackSet {
         let _ = live;
         self.origins.insert((kind, id.clone()), path.to_path_buf());
         match existing {
-            Some(_) => Reload::Updated { kind, id, path: path.to_path_buf() },
-            None => Reload::Added { kind, id, path: path.to_path_buf() },
+            Some(_) => Reload::Updated {
+                kind,
+                id,
+                path: path.to_path_buf(),
+            },
+            None => Reload::Added {
+                kind,
+                id,
+                path: path.to_path_buf(),
+            },
         }
     }
 
@@ -468,7 +571,16 @@ impl PackSet {
             return None;
         }
         let (l, c) = find_text(text, &format!("\"{id}\""));
-        Some(Problem::new(path, l, c, format!("{} id {id:?} is already defined by {}", kind.name(), prev.display())))
+        Some(Problem::new(
+            path,
+            l,
+            c,
+            format!(
+                "{} id {id:?} is already defined by {}",
+                kind.name(),
+                prev.display()
+            ),
+        ))
     }
 }
 

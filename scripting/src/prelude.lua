@@ -28,6 +28,7 @@ local u_codepoint, u_len, u_offset = U.codepoint, U.len, U.offset
 
 local charge, spent, is_host_error, meta_field, scan, log, traceback =
   host.charge, host.spent, host.is_host_error, host.meta_field, host.scan, host.log, host.traceback
+local host_error_message = host.host_error_message
 local slots = host.slots
 local MAX_RESULTS, MAX_STRING = host.max_results, host.max_string
 local SCAN_ANCHOR, SCAN_WHOLE, SCAN_PLAIN, SCAN_FIND, SCAN_LAZY = 1, 2, 4, 8, 16
@@ -130,6 +131,7 @@ function safe_tostring(v)
   local tv = type(v)
   if tv == "string" then return v end
   if tv == "number" or tv == "boolean" or tv == "nil" then return tostring_raw(v) end
+  if is_host_error(v) then return host_error_message(v) end
   if meta_field(v, "__tostring") ~= nil then
     return tostring_raw(v) -- runs the script's __tostring, inside the budget
   end

@@ -7,13 +7,18 @@ use std::path::{Path, PathBuf};
 /// (the file could not be read at all).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Problem {
+    /// The file.
     pub path: PathBuf,
+    /// 1-based line; 0 when there is no position.
     pub line: usize,
+    /// 1-based column (characters).
     pub column: usize,
+    /// What was found and what was expected.
     pub message: String,
 }
 
 impl Problem {
+    /// A problem at a position.
     pub fn new(path: &Path, line: usize, column: usize, message: impl Into<String>) -> Problem {
         Problem {
             path: path.to_path_buf(),
@@ -38,7 +43,14 @@ impl fmt::Display for Problem {
         if self.line == 0 {
             write!(f, "{}: {}", self.path.display(), self.message)
         } else {
-            write!(f, "{}:{}:{}: {}", self.path.display(), self.line, self.column, self.message)
+            write!(
+                f,
+                "{}:{}:{}: {}",
+                self.path.display(),
+                self.line,
+                self.column,
+                self.message
+            )
         }
     }
 }

@@ -1,0 +1,9 @@
+-- EXAMPLE alien type: invented name and numbers, not a printed card (RULES.md §9).
+return alien_type {
+  id = "warden",
+  name = "Warden",
+  unit = { max = 2 },
+  movement = 4, melee = 3, defence = 3, health = 3,
+  melee_effects = { "knock_down" },
+  behaviours = { "protect" },
+}

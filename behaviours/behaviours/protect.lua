@@ -1,0 +1,21 @@
+-- PROTECT (seed behaviour, RULES.md §8). Mirrors core/src/native.rs `Protect`.
+return behaviour {
+  id = "protect",
+  name = "PROTECT",
+  text = "Moves at once towards the nearest other Alien Unit and stops once Adjacent to it.",
+  perform = function(unit, game)
+    local others = {}
+    for _, model in ipairs(game:aliens()) do
+      if model.unit ~= unit.id then others[#others + 1] = model end
+    end
+    local nearest = game:closest(unit, others) -- by legal path; ties: the Overmind chooses
+    if not nearest then
+      game:log("no other Alien Unit to protect")
+      return
+    end
+    local guarded = game:unit(nearest.unit):models()
+    for _, model in ipairs(game:model_order(unit)) do
+      model:move_towards(guarded, model:move_left()) -- stops once adjacent
+    end
+  end,
+}

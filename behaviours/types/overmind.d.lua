@@ -1,0 +1,328 @@
+---@meta overmind
+-- The Overmind Lua API for behaviour and alien type scripts, as LuaLS type stubs.
+-- Generated from the definitions that bind the API (scripting/src/api); do not edit.
+-- Regenerate: cargo run -- api --lua > behaviours/types/overmind.d.lua
+-- Reference: docs/API.md. Scripts also have the sandbox's safe Lua library
+-- (docs/SANDBOX.md); math.random draws from the game's seeded RNG.
+
+---The kind of a square (RULES.md §2); `game:terrain` returns it.
+---@alias Terrain "plain"|"red"|"green"|"yellow"|"building"|"solid"
+
+---A Special Combat Effect (RULES.md §6).
+---@alias Effect "knock_down"|"push_back"|"shaken"|"stun"
+
+---What `behaviour { ... }` and `alien_type { ... }` return: the script returns it.
+---@class Definition
+
+---Defines one Alien Behaviour (`behaviours/*.lua`).
+---@param def BehaviourDef The behaviour's card and its `perform` function.
+---@return Definition # The definition; the script must return it.
+function behaviour(def) end
+
+---Defines one Alien Type (`aliens/*.lua`).
+---@param def AlienTypeDef The Alien Type's card.
+---@return Definition # The definition; the script must return it.
+function alien_type(def) end
+
+---The Overmind's view of the game, passed to `perform` as `game`. Queries answer from the state as
+---it is now; handles in the results are snapshots. Arrays come in a defined order (game order:
+---units as they entered the game, models within a unit). Every decision the rules leave to the
+---Overmind goes to its controller (a person, the AI or a test), exactly as native behaviours ask
+---it.
+---@class Game
+---@field rules Rules The game's rule settings.
+---@field round integer The current round, from 1.
+---@field width integer Columns of the map (x runs 0 to width - 1).
+---@field height integer Rows of the map (y runs 0 to height - 1).
+local Game = {}
+
+---All Heroes.
+---@return Model[] # Every Hero model on the map.
+function Game:heroes() end
+
+---All revealed Alien models.
+---@return Model[] # Every Alien model on the map, the performing unit's too.
+function Game:aliens() end
+
+---All Blips still face down.
+---@return Blip[] # Every face-down Blip.
+function Game:blips() end
+
+---A model by id: the way to see where a model is now.
+---@param id string A model id.
+---@return Model? # A fresh handle, or nil when no such model is on the map.
+function Game:model(id) end
+
+---A unit by id.
+---@param id string A unit id (e.g. `model.unit`).
+---@return Unit? # nil when there is no such unit.
+function Game:unit(id) end
+
+---A face-down Blip by id.
+---@param id string A Blip id.
+---@return Blip? # nil when no such Blip is face down.
+function Game:blip(id) end
+
+---The Heroes a unit can see (a unit sees what any of its models sees).
+---@param unit Unit Whose sight.
+---@return Model[] # Hero models some model of the unit has in Line of Sight.
+function Game:visible_heroes(unit) end
+
+---The Heroes that can see a unit (Line of Sight is symmetric).
+---@param unit Unit Who is seen.
+---@return Model[] # Hero models that have some model of the unit in Line of Sight.
+function Game:heroes_seeing(unit) end
+
+---The candidate closest to the unit by legal path (steps to a square next to it; 0 when already
+---adjacent). Ties are the Overmind's choice.
+---@param unit Unit Measured from its models.
+---@param models Model[] The candidates.
+---@return Model? # nil when `models` is empty.
+function Game:closest(unit, models) end
+
+---Asks the Overmind in which order the unit's models act (RULES.md §8: a unit of several models
+---moves model by model in the Overmind's order).
+---@param unit Unit Usually the performing unit.
+---@return Model[] # The unit's models in the order the Overmind picks.
+function Game:model_order(unit) end
+
+---Line of Sight between two squares, with the models and Blips on the map now. Raises an error for
+---a square off the map.
+---@param a Model|Blip|Pos One square.
+---@param b Model|Blip|Pos The other.
+---@return boolean # True when a straight line joins them past no wall or obstacle (RULES.md §3).
+function Game:los(a, b) end
+
+---Distance for ranges (RULES.md §4).
+---@param a Model|Blip|Pos One square.
+---@param b Model|Blip|Pos The other.
+---@return integer # King-move count of squares, ignoring terrain: the game's range.
+function Game:distance(a, b) end
+
+---Steps of a shortest legal path between two squares.
+---@param from Model|Blip|Pos Start square (its occupant never blocks).
+---@param to Model|Blip|Pos Destination square.
+---@return integer? # Legal steps, or nil when there is no path (an occupied destination has none: use `steps_to_adjacent`).
+function Game:path_distance(from, to) end
+
+---Steps of a shortest legal path to a square adjacent to `to`.
+---@param from Model|Blip|Pos Start square.
+---@param to Model|Blip|Pos The square to end next to (usually occupied).
+---@return integer? # Legal steps, or nil when no square next to it can be reached.
+function Game:steps_to_adjacent(from, to) end
+
+---The kind of a square (RULES.md §2).
+---@param square Model|Blip|Pos A square.
+---@return Terrain # Off the map: `"solid"`.
+function Game:terrain(square) end
+
+---Is a square inside a building?
+---@param square Model|Blip|Pos A square.
+---@return boolean # True when the square is part of a building.
+function Game:in_building(square) end
+
+---An Overmind decision among options. A single option is taken without asking.
+---@generic T
+---@param prompt string The question, as the Overmind's controller sees it.
+---@param options T[] Handles, squares, strings or numbers.
+---@return T? # The chosen option itself, or nil when `options` is empty (nothing is asked).
+function Game:choose(prompt, options) end
+
+---A yes/no Overmind decision (for behaviours that say "may").
+---@param prompt string A yes/no question.
+---@return boolean # The Overmind's answer.
+function Game:confirm(prompt) end
+
+---Writes a line to the game's event log (a `log` event of the performing unit), e.g. why a
+---behaviour could not be carried out.
+---@param message string At most 500 characters are kept.
+function Game:log(message) end
+
+---A Hero or an Alien Unit (one or more models). `perform` receives the performing Alien Unit; only
+---it can act (move, attack, Fear Attack) and answer the melee questions. Handles compare equal
+---(`==`) when they name the same unit.
+---@class Unit
+---@field id string The unit's id (an Alien Unit takes its Blip's id).
+---@field side "heroes"|"overmind" Whose unit it is.
+---@field kind string? Its Alien Type id (Hero profile id for a Hero); nil once it has no models.
+local Unit = {}
+
+---The unit's models.
+---@return Model[] # Its models now, in the unit's order (empty when it is gone).
+function Unit:models() end
+
+---Is the performing unit in Melee Combat?
+---@return boolean # True when some model of it is adjacent to a Hero.
+function Unit:in_melee() end
+
+---The Heroes the performing unit could Melee now (adjacent, in Line of Sight).
+---@return Model[] # Hero models, in game order.
+function Unit:melee_targets() end
+
+---The Heroes the performing unit could Shoot now (in range and Line of Sight, not adjacent).
+---@return Model[] # Hero models, in game order.
+function Unit:shoot_targets() end
+
+---The performing unit's Melee attack: every model of it that can fight the target adds its CV. At
+---most one per behaviour. Raises an error when no model is adjacent with Line of Sight, when the
+---target is a Blip or on the Overmind's side, or when the unit already made its Melee attack.
+---@param target Model A Hero model.
+---@param options AttackOptions? `{ penalty = n }`: dice fewer (never fewer than the rules' behaviour penalty).
+function Unit:melee(target, options) end
+
+---The performing unit's Shoot attack: every model that can shoot the target adds its CV for the
+---range band. At most one per behaviour. Raises an error when no model has the target in range and
+---Line of Sight, or it is adjacent.
+---@param target Model A Hero model.
+---@param options AttackOptions? `{ penalty = n }`: dice fewer (never fewer than the rules' behaviour penalty).
+function Unit:shoot(target, options) end
+
+---A Fear Attack on one Hero: the unit rolls its Fear CV, the Hero its Defence; any hit left Shakes
+---the Hero. Once per Hero per behaviour; raises an error when the unit has no Fear or the target
+---is not a Hero.
+---@param hero Model A Hero model.
+function Unit:fear(hero) end
+
+---Moves every model of the performing unit towards the target, one by one in the order the
+---Overmind picks (`game:model_order`).
+---@param target Model|Unit|Blip|Pos|(Model|Blip|Unit)[]|Pos[] As for `Model:move_towards`.
+---@param steps integer? Most squares each model moves; default all it may still move.
+---@return integer # Squares moved by all models together.
+function Unit:move_towards(target, steps) end
+
+---A figure on the map — a Hero or one model of an Alien Unit — as it was when the API returned
+---the handle. Fields are a snapshot: after a move, `game:model(model.id)` gives a fresh one.
+---Handles compare equal (`==`) when they name the same model. Only models of the performing unit
+---can move.
+---@class Model
+---@field id string The model's id, e.g. `"B3.1"` (a Hero's model id is the Hero's id).
+---@field unit string The id of the unit the model belongs to (`game:unit(model.unit)`).
+---@field kind string Its Alien Type id, or its Hero profile id.
+---@field side "heroes"|"overmind" Whose model it is.
+---@field x integer Its column (0 at the left).
+---@field y integer Its row (0 at the top).
+---@field pos Pos Its square as a fresh `{ x =, y = }` table.
+---@field health integer Its Health.
+local Model = {}
+
+---Moves this model of the performing unit up to `steps` squares, as close to the target as it can
+---get by legal paths. Equally good end squares are the Overmind's choice. Raises an error when
+---`steps` is more than the behaviour allows (`max_move`, else Movement) for this model.
+---@param target Model|Unit|Blip|Pos|(Model|Blip|Unit)[]|Pos[] Handles: end next to one of them (they are obstacles). Squares: end on one of them.
+---@param steps integer? Most squares to move; default all the model may still move in this behaviour.
+---@return integer # Squares actually moved (a reveal or Overwatch can cut a move short).
+function Model:move_towards(target, steps) end
+
+---Moves this model of the performing unit to a square by a shortest legal path. Raises an error
+---when there is no legal path or it is longer than the model may still move.
+---@param x integer|Pos The column, or the square itself.
+---@param y integer? The row, when `x` is a column.
+---@return integer # Squares actually moved.
+function Model:move_to(x, y) end
+
+---The squares this model of the performing unit can reach with the moves it has left in this
+---behaviour, nearest first.
+---@return Square[] # Every square within the moves left, with `steps` to reach it (its own square first, with 0).
+function Model:reachable() end
+
+---How many more squares this model of the performing unit may move in this behaviour.
+---@return integer # Squares.
+function Model:move_left() end
+
+---A face-down Blip Token. `id`, `x`, `y`, `pos` and `movement` are free to read. Reading any other
+---field reveals the Blip first, exactly as when the Overmind needs a Blip's stat (RULES.md §7: a
+---reveal by the Overmind, cause `stat`, which may trigger the revealed unit's own behaviour at
+---once), and then answers from the revealed unit; a Decoy answers `decoy = true` and nil for the
+---rest. A Blip is an obstacle; behaviours cannot attack it.
+---@class Blip
+---@field id string The Blip's id (a revealed unit keeps it as its unit id). Free to read.
+---@field x integer Its column. Free to read.
+---@field y integer Its row. Free to read.
+---@field pos Pos Its square. Free to read.
+---@field movement integer Every Blip's Movement (`rules.blip_movement`, 5), whatever it holds. Free to read.
+---@field type string? REVEALS. The Alien Type id of the unit it held; nil for a Decoy.
+---@field decoy boolean REVEALS. True when it was a Decoy (it is removed).
+---@field unit Unit? REVEALS. The unit it held; nil for a Decoy.
+---@field size integer REVEALS. How many models the revealed unit has now (0 for a Decoy).
+---@field health integer? REVEALS. Health of the revealed unit's first model; nil for a Decoy.
+---@field defence integer? REVEALS. Defence CV of the revealed unit's Alien Type; nil for a Decoy.
+---@field melee integer? REVEALS. Melee CV of the revealed unit's Alien Type; nil for a Decoy.
+---@field fear integer? REVEALS. Fear CV of the revealed unit's Alien Type; nil for a Decoy.
+local Blip = {}
+
+---The game's rule settings (the pack's `rules.toml` over RULES.md's defaults; see docs/RULES.md).
+---Read-only.
+---@class Rules
+---@field los "exact"|"centre" The Line of Sight rule.
+---@field overmind_reveal_trigger "hero_shoot_range"|"unit_shoot_range"|"always"|"never" Which reveals the Overmind causes trigger a behaviour.
+---@field max_dice integer Most Combat dice ever rolled.
+---@field blip_movement integer Movement of every Blip Token.
+---@field decoys integer Decoy Tokens per mission unless the mission says.
+---@field behaviour_penalty integer Dice fewer for an attack made as part of an Alien Behaviour (at least).
+---@field weak_overwatch_penalty integer Dice fewer for a weak Overwatch shot.
+---@field building_penalty integer Dice fewer shooting into a building from outside.
+---@field red_defence integer Defence change on a red square (negative).
+---@field green_defence integer Defence change against an attack across a green side.
+---@field rush_steps integer Squares RUSH moves.
+---@field take_cover_steps integer Reach of TAKE COVER.
+---@field blip_deploy_radius integer Blip deployment radius around the Overmind's yellow squares.
+---@field max_behaviour_depth integer Most behaviours nested inside behaviours.
+---@field max_rounds integer Round limit when a mission names none.
+---@field lua_instructions integer Lua instruction budget per behaviour call or script load.
+---@field lua_memory_mib integer Lua memory budget, MiB.
+---@field lua_call_depth integer Lua nested call budget.
+local Rules = {}
+
+---What `behaviour { ... }` takes: one Alien Behaviour card.
+---@class BehaviourDef
+---@field id string The id alien types list it by: `a-z`, `0-9`, `_`.
+---@field name string The name printed on the card, e.g. `"RUSH"`.
+---@field text string The card's rule text, shown to players.
+---@field max_move integer? Most squares one model may move during the behaviour (0 to 50); default its Movement.
+---@field perform fun(unit: Unit, game: Game) Carries the behaviour out for the performing unit. Raising an error fails the behaviour: the game is rolled back to before it and the log records why.
+
+---What `alien_type { ... }` takes: one Alien Type card (per-model stats).
+---@class AlienTypeDef
+---@field id string The id missions and Blips name it by: `a-z`, `0-9`, `_`.
+---@field name string The name on the card.
+---@field unit Makeup The unit's make-up.
+---@field movement integer Movement (0 to 20).
+---@field melee integer Melee CV (0 to 20).
+---@field defence integer Defence CV (0 to 20).
+---@field health integer Health (1 to 100).
+---@field fear integer? Fear CV for Fear Attacks (0 to 20, default 0).
+---@field shoot ShootBands? Its Shoot attack; none when absent.
+---@field melee_effects Effect[]? Special Combat Effects of its Melee attacks.
+---@field shoot_effects Effect[]? Special Combat Effects of its Shoot attacks.
+---@field behaviours string[]? Ids of the Alien Behaviours it may perform; the Overmind picks one per triggered reveal.
+
+---How a Blip's unit of this type is made up.
+---@class Makeup
+---@field max integer Up to this many models of the type (1 to 12).
+---@field leader string? Id (`a-z`, `0-9`, `_`) of an alien type one model of which leads the unit.
+
+---A Shoot attack's two bands; a target within the short range must be shot with the short CV.
+---@class ShootBands
+---@field short Band The short band.
+---@field long Band The long band (its range at least the short one's).
+
+---One range band of a Shoot attack.
+---@class Band
+---@field range integer Reach in squares (0 to 50).
+---@field cv integer Combat Value (dice) in this band (0 to 20).
+
+---A square of the map. Any table with whole-number `x` and `y` is accepted where a square is
+---expected.
+---@class Pos
+---@field x integer Column, 0 at the left.
+---@field y integer Row, 0 at the top.
+
+---A reachable square (`Model:reachable`): a `Pos` with the steps to reach it.
+---@class Square
+---@field x integer Column.
+---@field y integer Row.
+---@field steps integer Legal steps from the model's square.
+
+---Options of an attack.
+---@class AttackOptions
+---@field penalty integer? Dice fewer (0 to 20). An attack made as a behaviour never has fewer than the rules' `behaviour_penalty`.

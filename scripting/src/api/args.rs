@@ -1,0 +1,474 @@
+//! Reading script arguments into engine values (with errors that name the function, the
+//! parameter and what was expected) and making handles and plain values for scripts.
+
+use super::blip::BlipRef;
+use super::model::ModelRef;
+use super::unit::UnitRef;
+use mlua::{AnyUserData, Either, Lua, MultiValue, Table, UserDataRef, Value, Variadic};
+use overmind_core::{BehaviourCtx, Choice, Goal, ModelInfo, Pos};
+
+/// Most steps any move may ask for (a larger number is surely a mistake).
+pub(crate) const MAX_STEPS: i64 = 1000;
+
+/// A Lua error with a message.
+pub(crate) fn err<T>(message: impl Into<String>) -> mlua::Result<T> {
+    Err(mlua::Error::runtime(message.into()))
+}
+
+/// Describes a value for an error message: its type, and the value itself when short.
+pub(crate) fn describe(v: &Value) -> String {
+    match v {
+        Value::Nil => "nil".into(),
+        Value::Boolean(b) => format!("boolean {b}"),
+        Value::Integer(i) => format!("number {i}"),
+        Value::Number(n) => format!("number {n}"),
+        Value::String(s) => {
+            let text = s.to_string_lossy();
+            if text.chars().count() <= 40 {
+                format!("string {text:?}")
+            } else {
+                "a long string".into()
+            }
+        }
+        Value::Table(_) => "a table".into(),
+        Value::Function(_) => "a function".into(),
+        Value::UserData(ud) => handle_name(ud).unwrap_or_else(|| "userdata".into()),
+        Value::Thread(_) => "a coroutine".into(),
+        _ => v.type_name().into(),
+    }
+}
+
+/// How an unknown key reads in "has no field" errors.
+pub(crate) fn describe_key(k: &Value) -> String {
+    match k {
+        Value::String(s) => format!("'{}'", s.to_string_lossy()),
+        other => describe(other),
+    }
+}
+
+fn handle_name(ud: &AnyUserData) -> Option<String> {
+    if let Ok(m) = ud.borrow::<ModelRef>() {
+        return Some(format!("Model({})", m.0.id));
+    }
+    if let Ok(u) = ud.borrow::<UnitRef>() {
+        return Some(format!("Unit({})", u.id));
+    }
+    if let Ok(b) = ud.borrow::<BlipRef>() {
+        return Some(format!("Blip({})", b.id));
+    }
+    None
+}
+
+/// Whole numbers: Lua integers, and floats with no fractional part.
+pub(crate) fn as_int(v: &Value) -> Option<i64> {
+    match v {
+        Value::Integer(i) => Some(*i),
+        Value::Number(n) if n.fract() == 0.0 && n.abs() < 9.0e15 => Some(*n as i64),
+        _ => None,
+    }
+}
+
+/// A square read from a `{ x =, y = }` table, if it is one.
+fn pos_of_table(t: &Table) -> mlua::Result<Option<Pos>> {
+    let x: Value = t.raw_get("x")?;
+    if x.is_nil() {
+        return Ok(None);
+    }
+    let y: Value = t.raw_get("y")?;
+    let coord = |v: &Value| as_int(v).and_then(|i| i32::try_from(i).ok());
+    match (coord(&x), coord(&y)) {
+        (Some(x), Some(y)) => Ok(Some(Pos::new(x, y))),
+        _ => Ok(None),
+    }
+}
+
+/// Where something stands: a model or Blip handle's square, or a square itself.
+fn pos_of(v: &Value) -> mlua::Result<Option<Pos>> {
+    match v {
+        Value::UserData(ud) => {
+            if let Ok(m) = ud.borrow::<ModelRef>() {
+                return Ok(Some(m.0.pos));
+            }
+            if let Ok(b) = ud.borrow::<BlipRef>() {
+                return Ok(Some(b.pos));
+            }
+            Ok(None)
+        }
+        Value::Table(t) => pos_of_table(t),
+        _ => Ok(None),
+    }
+}
+
+/// A square argument of a hot API function: a Model handle is borrowed in place (the common
+/// case, and much cheaper than converting a value); anything else is read as [`Args::pos`].
+pub(crate) type PlaceArg = Either<UserDataRef<ModelRef>, Value>;
+
+const PLACE: &str = "a Model, a Blip or a square { x =, y = }";
+
+/// The square a [`PlaceArg`] names.
+pub(crate) fn place(func: &str, name: &str, a: &PlaceArg) -> mlua::Result<Pos> {
+    match a {
+        Either::Left(m) => Ok(m.0.pos),
+        Either::Right(v) => match pos_of(v)? {
+            Some(p) => Ok(p),
+            None => err(format!(
+                "{func}: {name} must be {PLACE}, got {}",
+                describe(v)
+            )),
+        },
+    }
+}
+
+/// Arguments beyond the `n` a function takes must not be given.
+pub(crate) fn no_more(func: &str, n: usize, rest: &Variadic<Value>) -> mlua::Result<()> {
+    if rest.iter().all(Value::is_nil) {
+        return Ok(());
+    }
+    let given = n + rest.len();
+    err(format!(
+        "{func}: takes {n} argument{}, {given} given",
+        if n == 1 { "" } else { "s" }
+    ))
+}
+
+/// What a move heads for, before the context resolves units to their squares.
+#[derive(Clone, Debug)]
+pub(crate) enum Target {
+    /// End adjacent to these squares, or to the models of these units.
+    Adjacent {
+        squares: Vec<Pos>,
+        units: Vec<String>,
+    },
+    /// End on one of these squares.
+    Onto(Vec<Pos>),
+}
+
+impl Target {
+    /// The core's goal, with units resolved to where their models stand now.
+    pub(crate) fn goal(&self, ctx: &BehaviourCtx<'_, '_>) -> Goal {
+        match self {
+            Target::Adjacent { squares, units } => {
+                let mut all = squares.clone();
+                for u in units {
+                    all.extend(ctx.models_of(u).iter().map(|m| m.pos));
+                }
+                Goal::AdjacentTo(all)
+            }
+            Target::Onto(squares) => Goal::Squares(squares.clone()),
+        }
+    }
+}
+
+/// The arguments of one API call, read by position.
+pub(crate) struct Args {
+    func: &'static str,
+    values: Vec<Value>,
+}
+
+impl Args {
+    pub(crate) fn new(func: &'static str, values: MultiValue) -> Args {
+        Args {
+            func,
+            values: values.into_iter().collect(),
+        }
+    }
+
+    fn get(&self, i: usize) -> &Value {
+        self.values.get(i).unwrap_or(&Value::Nil)
+    }
+
+    fn bad<T>(&self, name: &str, expected: &str, got: &Value) -> mlua::Result<T> {
+        err(format!(
+            "{}: {name} must be {expected}, got {}",
+            self.func,
+            describe(got)
+        ))
+    }
+
+    /// At most `n` arguments were given.
+    pub(crate) fn at_most(&self, n: usize) -> mlua::Result<()> {
+        let given = self.values.len();
+        if given > n {
+            let extra = self.values.iter().skip(n).all(Value::is_nil);
+            if !extra {
+                return err(format!(
+                    "{}: takes {n} argument{}, {given} given",
+                    self.func,
+                    if n == 1 { "" } else { "s" }
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// A square: a model or Blip handle (its square) or a `{ x =, y = }` table.
+    pub(crate) fn pos(&self, i: usize, name: &str) -> mlua::Result<Pos> {
+        let v = self.get(i);
+        match pos_of(v)? {
+            Some(p) => Ok(p),
+            None => self.bad(name, PLACE, v),
+        }
+    }
+
+    /// A whole number in `min..=max`.
+    pub(crate) fn int(&self, i: usize, name: &str, min: i64, max: i64) -> mlua::Result<i64> {
+        let v = self.get(i);
+        match as_int(v) {
+            Some(n) if (min..=max).contains(&n) => Ok(n),
+            _ => self.bad(name, &format!("a whole number from {min} to {max}"), v),
+        }
+    }
+
+    /// An optional step count.
+    pub(crate) fn steps(&self, i: usize, name: &str) -> mlua::Result<Option<u32>> {
+        if self.get(i).is_nil() {
+            return Ok(None);
+        }
+        let n = self.int(i, name, 0, MAX_STEPS)?;
+        Ok(u32::try_from(n).ok())
+    }
+
+    /// A string (numbers are taken as their text).
+    pub(crate) fn string(&self, i: usize, name: &str) -> mlua::Result<String> {
+        let v = self.get(i);
+        match v {
+            Value::String(s) => Ok(s.to_string_lossy()),
+            Value::Integer(n) => Ok(n.to_string()),
+            Value::Number(n) => Ok(n.to_string()),
+            _ => self.bad(name, "a string", v),
+        }
+    }
+
+    /// A unit: a Unit handle or a unit id.
+    pub(crate) fn unit(&self, i: usize, name: &str) -> mlua::Result<String> {
+        let v = self.get(i);
+        match v {
+            Value::UserData(ud) => match ud.borrow::<UnitRef>() {
+                Ok(u) => Ok(u.id.clone()),
+                Err(_) => self.bad(name, "a Unit", v),
+            },
+            Value::String(s) => Ok(s.to_string_lossy()),
+            _ => self.bad(name, "a Unit", v),
+        }
+    }
+
+    /// Something to attack or name: a Model, Unit or Blip handle, or an id.
+    pub(crate) fn target(&self, i: usize, name: &str) -> mlua::Result<String> {
+        let v = self.get(i);
+        if let Value::UserData(ud) = v {
+            if let Ok(m) = ud.borrow::<ModelRef>() {
+                return Ok(m.0.id.clone());
+            }
+            if let Ok(u) = ud.borrow::<UnitRef>() {
+                return Ok(u.id.clone());
+            }
+            if let Ok(b) = ud.borrow::<BlipRef>() {
+                return Ok(b.id.clone());
+            }
+        }
+        if let Value::String(s) = v {
+            return Ok(s.to_string_lossy());
+        }
+        self.bad(name, "a Model (or its id)", v)
+    }
+
+    /// An array of Model handles.
+    pub(crate) fn models(&self, i: usize, name: &str) -> mlua::Result<Vec<ModelInfo>> {
+        let v = self.get(i);
+        let Value::Table(t) = v else {
+            return self.bad(name, "an array of Models", v);
+        };
+        let n = t.raw_len();
+        let mut out = Vec::with_capacity(n);
+        for k in 1..=n {
+            let item: Value = t.raw_get(k)?;
+            match &item {
+                Value::UserData(ud) => match ud.borrow::<ModelRef>() {
+                    Ok(m) => out.push(m.0.clone()),
+                    Err(_) => return self.bad(&format!("{name}[{k}]"), "a Model", &item),
+                },
+                _ => return self.bad(&format!("{name}[{k}]"), "a Model", &item),
+            }
+        }
+        Ok(out)
+    }
+
+    /// Where a move heads: a Model, Blip or Unit handle (end adjacent to it), a square (end on
+    /// it), or an array of either kind.
+    pub(crate) fn target_of_move(&self, i: usize, name: &str) -> mlua::Result<Target> {
+        let v = self.get(i);
+        let expected = "a Model, Unit, Blip or square, or an array of them";
+        let mut squares = Vec::new();
+        let mut units = Vec::new();
+        let mut onto = Vec::new();
+        let mut one = |item: &Value, label: &str| -> mlua::Result<()> {
+            match item {
+                Value::UserData(ud) => {
+                    if let Ok(m) = ud.borrow::<ModelRef>() {
+                        squares.push(m.0.pos);
+                    } else if let Ok(b) = ud.borrow::<BlipRef>() {
+                        squares.push(b.pos);
+                    } else if let Ok(u) = ud.borrow::<UnitRef>() {
+                        units.push(u.id.clone());
+                    } else {
+                        return self.bad(label, expected, item);
+                    }
+                }
+                Value::Table(t) => match pos_of_table(t)? {
+                    Some(p) => onto.push(p),
+                    None => return self.bad(label, expected, item),
+                },
+                _ => return self.bad(label, expected, item),
+            }
+            Ok(())
+        };
+        match v {
+            Value::Table(t) if pos_of_table(t)?.is_none() => {
+                for k in 1..=t.raw_len() {
+                    let item: Value = t.raw_get(k)?;
+                    one(&item, &format!("{name}[{k}]"))?;
+                }
+            }
+            _ => one(v, name)?,
+        }
+        let adjacent = !squares.is_empty() || !units.is_empty();
+        match (adjacent, onto.is_empty()) {
+            (true, false) => err(format!(
+                "{}: {name} mixes models (end next to them) and squares (end on them); pass one kind",
+                self.func
+            )),
+            (false, false) => Ok(Target::Onto(onto)),
+            _ => Ok(Target::Adjacent { squares, units }),
+        }
+    }
+
+    /// `{ penalty = n }` or nil: the dice fewer an attack asks for.
+    pub(crate) fn attack_options(&self, i: usize) -> mlua::Result<u32> {
+        let v = self.get(i);
+        match v {
+            Value::Nil => Ok(0),
+            Value::Table(t) => {
+                let mut unknown = Vec::new();
+                for pair in t.pairs::<Value, Value>() {
+                    let (k, _) = pair?;
+                    if !matches!(&k, Value::String(s) if s.as_bytes().as_ref() == b"penalty") {
+                        unknown.push(describe_key(&k));
+                    }
+                }
+                unknown.sort();
+                if let Some(k) = unknown.first() {
+                    return err(format!(
+                        "{}: unknown option {k} (options: penalty)",
+                        self.func
+                    ));
+                }
+                let val: Value = t.raw_get("penalty")?;
+                if val.is_nil() {
+                    return Ok(0);
+                }
+                match as_int(&val).and_then(|n| u32::try_from(n).ok()) {
+                    Some(n) if n <= 20 => Ok(n),
+                    _ => self.bad("options.penalty", "a whole number from 0 to 20", &val),
+                }
+            }
+            _ => self.bad("options", "a table { penalty = n } or nil", v),
+        }
+    }
+
+    /// The options of `game:choose`: the values themselves and the choices the Overmind sees.
+    pub(crate) fn choices(&self, i: usize, name: &str) -> mlua::Result<(Vec<Value>, Vec<Choice>)> {
+        let v = self.get(i);
+        let Value::Table(t) = v else {
+            return self.bad(name, "an array of options", v);
+        };
+        let n = t.raw_len();
+        let mut values = Vec::with_capacity(n);
+        let mut choices = Vec::with_capacity(n);
+        for k in 1..=n {
+            let item: Value = t.raw_get(k)?;
+            let choice = match &item {
+                Value::UserData(ud) => {
+                    if let Ok(m) = ud.borrow::<ModelRef>() {
+                        Choice::Id(m.0.id.clone())
+                    } else if let Ok(u) = ud.borrow::<UnitRef>() {
+                        Choice::Id(u.id.clone())
+                    } else if let Ok(b) = ud.borrow::<BlipRef>() {
+                        Choice::Id(b.id.clone())
+                    } else {
+                        return self.bad(
+                            &format!("{name}[{k}]"),
+                            "a handle, square, string or number",
+                            &item,
+                        );
+                    }
+                }
+                Value::Table(t) => match pos_of_table(t)? {
+                    Some(p) => Choice::Square(p),
+                    None => {
+                        return self.bad(
+                            &format!("{name}[{k}]"),
+                            "a handle, square, string or number",
+                            &item,
+                        )
+                    }
+                },
+                Value::String(s) => Choice::Id(s.to_string_lossy()),
+                Value::Integer(n) => Choice::Id(n.to_string()),
+                Value::Number(n) => Choice::Id(n.to_string()),
+                Value::Boolean(b) => Choice::Id(b.to_string()),
+                _ => {
+                    return self.bad(
+                        &format!("{name}[{k}]"),
+                        "a handle, square, string or number",
+                        &item,
+                    )
+                }
+            };
+            values.push(item);
+            choices.push(choice);
+        }
+        Ok((values, choices))
+    }
+}
+
+/// One value as a single result.
+pub(crate) fn one(v: impl mlua::IntoLua, lua: &Lua) -> mlua::Result<MultiValue> {
+    Ok(MultiValue::from_iter([v.into_lua(lua)?]))
+}
+
+/// No results.
+pub(crate) fn none() -> mlua::Result<MultiValue> {
+    Ok(MultiValue::new())
+}
+
+/// A square as a fresh `{ x =, y = }` table.
+pub(crate) fn square(lua: &Lua, p: Pos) -> mlua::Result<Table> {
+    let t = lua.create_table_with_capacity(0, 2)?;
+    t.raw_set("x", p.x)?;
+    t.raw_set("y", p.y)?;
+    Ok(t)
+}
+
+/// A model handle.
+pub(crate) fn model(lua: &Lua, m: ModelInfo) -> mlua::Result<Value> {
+    Ok(Value::UserData(lua.create_any_userdata(ModelRef(m))?))
+}
+
+/// An array of model handles, in the given order.
+pub(crate) fn models(lua: &Lua, ms: Vec<ModelInfo>) -> mlua::Result<Value> {
+    let t = lua.create_table_with_capacity(ms.len(), 0)?;
+    for (i, m) in ms.into_iter().enumerate() {
+        t.raw_set(i + 1, model(lua, m)?)?;
+    }
+    Ok(Value::Table(t))
+}
+
+/// A core error as a Lua error, prefixed with the API function unless it names itself.
+pub(crate) fn core_err(func: &str, e: &overmind_core::BehaviourError) -> mlua::Error {
+    let m = &e.message;
+    if m.starts_with(func) || (func.starts_with("move") && m.starts_with("move:")) {
+        mlua::Error::runtime(m.clone())
+    } else {
+        mlua::Error::runtime(format!("{func}: {m}"))
+    }
+}

@@ -1,0 +1,463 @@
+//! `game`: the Overmind's view of the game during a behaviour — who is where, Line of Sight,
+//! distances and paths, terrain, the rules, and the Overmind's decisions (`choose`, `confirm`).
+
+use super::args::{self, err, no_more, place, Args, PlaceArg};
+use super::blip::BlipRef;
+use super::call::with_ctx;
+use super::rules::RulesRef;
+use super::unit::UnitRef;
+use super::{method, Class, Field, FieldDoc, FnDoc, Method, Param, Ret};
+use mlua::{Lua, MultiValue, Value, Variadic};
+use overmind_core::{BehaviourCtx, ModelInfo, Pos, Side, Terrain};
+use std::sync::Arc;
+
+/// The one `game` object; every call reaches the behaviour now running.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct GameRef;
+
+fn models_of_side(ctx: &BehaviourCtx<'_, '_>, side: Side) -> Vec<ModelInfo> {
+    ctx.all_models()
+        .into_iter()
+        .filter(|m| m.side == side)
+        .collect()
+}
+
+fn on_map(ctx: &BehaviourCtx<'_, '_>, func: &str, p: Pos) -> mlua::Result<()> {
+    let map = &ctx.state().map;
+    if map.in_bounds(p) {
+        Ok(())
+    } else {
+        err(format!(
+            "{func}: square {p} is off the map ({}x{})",
+            map.width(),
+            map.height()
+        ))
+    }
+}
+
+fn blip_handles(lua: &Lua, blips: Vec<(String, Pos)>, movement: u32) -> mlua::Result<Value> {
+    let t = lua.create_table_with_capacity(blips.len(), 0)?;
+    for (i, (id, pos)) in blips.into_iter().enumerate() {
+        t.raw_set(
+            i + 1,
+            lua.create_any_userdata(BlipRef { id, pos, movement })?,
+        )?;
+    }
+    Ok(Value::Table(t))
+}
+
+fn heroes(lua: &Lua, _: &GameRef, a: MultiValue) -> mlua::Result<MultiValue> {
+    Args::new("heroes", a).at_most(0)?;
+    let ms = with_ctx(lua, |_, ctx| Ok(ctx.heroes()))?;
+    Ok(MultiValue::from_iter([args::models(lua, ms)?]))
+}
+
+fn aliens(lua: &Lua, _: &GameRef, a: MultiValue) -> mlua::Result<MultiValue> {
+    Args::new("aliens", a).at_most(0)?;
+    let ms = with_ctx(lua, |_, ctx| Ok(models_of_side(ctx, Side::Overmind)))?;
+    Ok(MultiValue::from_iter([args::models(lua, ms)?]))
+}
+
+fn blips(lua: &Lua, _: &GameRef, a: MultiValue) -> mlua::Result<MultiValue> {
+    Args::new("blips", a).at_most(0)?;
+    let (bs, movement) = with_ctx(lua, |_, ctx| Ok((ctx.blips(), ctx.rules().blip_movement)))?;
+    Ok(MultiValue::from_iter([blip_handles(lua, bs, movement)?]))
+}
+
+fn model(lua: &Lua, _: &GameRef, a: MultiValue) -> mlua::Result<MultiValue> {
+    let a = Args::new("model", a);
+    a.at_most(1)?;
+    let id = a.string(0, "id")?;
+    match with_ctx(lua, move |_, ctx| Ok(ctx.model(&id)))? {
+        Some(m) => Ok(MultiValue::from_iter([args::model(lua, m)?])),
+        None => args::one(Value::Nil, lua),
+    }
+}
+
+fn unit(lua: &Lua, _: &GameRef, a: MultiValue) -> mlua::Result<MultiValue> {
+    let a = Args::new("unit", a);
+    a.at_most(1)?;
+    let id = a.string(0, "id")?;
+    match with_ctx(lua, move |_, ctx| Ok(UnitRef::of(ctx, &id)))? {
+        Some(u) => args::one(Value::UserData(lua.create_any_userdata(u)?), lua),
+        None => args::one(Value::Nil, lua),
+    }
+}
+
+fn blip(lua: &Lua, _: &GameRef, a: MultiValue) -> mlua::Result<MultiValue> {
+    let a = Args::new("blip", a);
+    a.at_most(1)?;
+    let id = a.string(0, "id")?;
+    let found = with_ctx(lua, move |_, ctx| {
+        let movement = ctx.rules().blip_movement;
+        Ok(ctx
+            .blips()
+            .into_iter()
+            .find(|(b, _)| *b == id)
+            .map(|(id, pos)| BlipRef { id, pos, movement }))
+    })?;
+    match found {
+        Some(b) => args::one(Value::UserData(lua.create_any_userdata(b)?), lua),
+        None => args::one(Value::Nil, lua),
+    }
+}
+
+fn visible_heroes(lua: &Lua, _: &GameRef, a: MultiValue) -> mlua::Result<MultiValue> {
+    let a = Args::new("visible_heroes", a);
+    a.at_most(1)?;
+    let u = a.unit(0, "unit")?;
+    let ms = with_ctx(lua, move |_, ctx| Ok(ctx.visible_heroes(&u)))?;
+    Ok(MultiValue::from_iter([args::models(lua, ms)?]))
+}
+
+fn heroes_seeing(lua: &Lua, _: &GameRef, a: MultiValue) -> mlua::Result<MultiValue> {
+    let a = Args::new("heroes_seeing", a);
+    a.at_most(1)?;
+    let u = a.unit(0, "unit")?;
+    let ms = with_ctx(lua, move |_, ctx| Ok(ctx.heroes_seeing(&u)))?;
+    Ok(MultiValue::from_iter([args::models(lua, ms)?]))
+}
+
+fn closest(lua: &Lua, _: &GameRef, a: MultiValue) -> mlua::Result<MultiValue> {
+    let a = Args::new("closest", a);
+    a.at_most(2)?;
+    let u = a.unit(0, "unit")?;
+    let candidates = a.models(1, "models")?;
+    match with_ctx(lua, move |_, ctx| Ok(ctx.closest(&u, &candidates)))? {
+        Some(m) => Ok(MultiValue::from_iter([args::model(lua, m)?])),
+        None => args::one(Value::Nil, lua),
+    }
+}
+
+fn model_order(lua: &Lua, _: &GameRef, a: MultiValue) -> mlua::Result<MultiValue> {
+    let a = Args::new("model_order", a);
+    a.at_most(1)?;
+    let u = a.unit(0, "unit")?;
+    let ms = with_ctx(lua, move |_, ctx| {
+        let ids = ctx.model_order(&u);
+        Ok(ids
+            .iter()
+            .filter_map(|id| ctx.model(id))
+            .collect::<Vec<_>>())
+    })?;
+    Ok(MultiValue::from_iter([args::models(lua, ms)?]))
+}
+
+type Two = (PlaceArg, PlaceArg, Variadic<Value>);
+
+fn two(func: &str, names: [&str; 2], (a, b, rest): Two) -> mlua::Result<(Pos, Pos)> {
+    no_more(func, 2, &rest)?;
+    Ok((place(func, names[0], &a)?, place(func, names[1], &b)?))
+}
+
+fn los(lua: &Lua, _: &GameRef, args: Two) -> mlua::Result<bool> {
+    let (p, q) = two("los", ["a", "b"], args)?;
+    with_ctx(lua, move |_, ctx| {
+        on_map(ctx, "los", p)?;
+        on_map(ctx, "los", q)?;
+        Ok(ctx.los(p, q))
+    })
+}
+
+fn distance(_: &Lua, _: &GameRef, args: Two) -> mlua::Result<u32> {
+    let (p, q) = two("distance", ["a", "b"], args)?;
+    Ok(p.distance(q))
+}
+
+fn path_distance(lua: &Lua, _: &GameRef, args: Two) -> mlua::Result<Option<u32>> {
+    let (p, q) = two("path_distance", ["from", "to"], args)?;
+    with_ctx(lua, move |_, ctx| {
+        on_map(ctx, "path_distance", p)?;
+        on_map(ctx, "path_distance", q)?;
+        Ok(ctx.path_distance(p, q))
+    })
+}
+
+fn steps_to_adjacent(lua: &Lua, _: &GameRef, args: Two) -> mlua::Result<Option<u32>> {
+    let (p, q) = two("steps_to_adjacent", ["from", "to"], args)?;
+    with_ctx(lua, move |_, ctx| {
+        on_map(ctx, "steps_to_adjacent", p)?;
+        on_map(ctx, "steps_to_adjacent", q)?;
+        Ok(ctx.steps_to_adjacent(p, q))
+    })
+}
+
+/// The name scripts compare terrain with.
+pub(crate) fn terrain_name(t: Terrain) -> &'static str {
+    match t {
+        Terrain::Plain => "plain",
+        Terrain::Red => "red",
+        Terrain::Green => "green",
+        Terrain::Yellow => "yellow",
+        Terrain::Building => "building",
+        Terrain::Solid => "solid",
+    }
+}
+
+fn terrain(
+    lua: &Lua,
+    _: &GameRef,
+    (square, rest): (PlaceArg, Variadic<Value>),
+) -> mlua::Result<&'static str> {
+    no_more("terrain", 1, &rest)?;
+    let p = place("terrain", "square", &square)?;
+    Ok(terrain_name(with_ctx(lua, move |_, ctx| {
+        Ok(ctx.terrain(p))
+    })?))
+}
+
+fn in_building(
+    lua: &Lua,
+    _: &GameRef,
+    (square, rest): (PlaceArg, Variadic<Value>),
+) -> mlua::Result<bool> {
+    no_more("in_building", 1, &rest)?;
+    let p = place("in_building", "square", &square)?;
+    with_ctx(lua, move |_, ctx| Ok(ctx.in_building(p)))
+}
+
+fn choose(lua: &Lua, _: &GameRef, a: MultiValue) -> mlua::Result<MultiValue> {
+    let a = Args::new("choose", a);
+    a.at_most(2)?;
+    let prompt = a.string(0, "prompt")?;
+    let (mut values, choices) = a.choices(1, "options")?;
+    if values.is_empty() {
+        return args::one(Value::Nil, lua);
+    }
+    let i = with_ctx(lua, move |_, ctx| Ok(ctx.choose(&prompt, choices)))?;
+    let i = i.min(values.len() - 1);
+    Ok(MultiValue::from_iter([values.swap_remove(i)]))
+}
+
+fn confirm(lua: &Lua, _: &GameRef, a: MultiValue) -> mlua::Result<MultiValue> {
+    let a = Args::new("confirm", a);
+    a.at_most(1)?;
+    let prompt = a.string(0, "prompt")?;
+    let yes = with_ctx(lua, move |_, ctx| Ok(ctx.confirm(&prompt)))?;
+    args::one(yes, lua)
+}
+
+fn log(lua: &Lua, _: &GameRef, a: MultiValue) -> mlua::Result<MultiValue> {
+    let a = Args::new("log", a);
+    a.at_most(1)?;
+    let message = a.string(0, "message")?;
+    with_ctx(lua, move |_, ctx| {
+        ctx.log(&message);
+        Ok(())
+    })?;
+    args::none()
+}
+
+/// The `Game` class.
+pub(crate) static GAME: Class<GameRef> = Class {
+    name: "Game",
+    var: "game",
+    doc: "The Overmind's view of the game, passed to `perform` as `game`. Queries answer from \
+          the state as it is now; handles in the results are snapshots. Arrays come in a \
+          defined order (game order: units as they entered the game, models within a unit). \
+          Every decision the rules leave to the Overmind goes to its controller (a person, the \
+          AI or a test), exactly as native behaviours ask it.",
+    key: |_| "game".to_string(),
+    singleton: Some(|| GameRef),
+    fields: &[
+        Field {
+            doc: FieldDoc { name: "rules", ty: "Rules", doc: "The game's rule settings." },
+            get: |lua, _| {
+                let r = with_ctx(lua, |_, ctx| Ok(Arc::clone(&ctx.state().rules)))?;
+                Ok(Value::UserData(lua.create_any_userdata(RulesRef(r))?))
+            },
+        },
+        Field {
+            doc: FieldDoc { name: "round", ty: "integer", doc: "The current round, from 1." },
+            get: |lua, _| Ok(Value::Integer(i64::from(with_ctx(lua, |_, ctx| Ok(ctx.state().round))?))),
+        },
+        Field {
+            doc: FieldDoc { name: "width", ty: "integer", doc: "Columns of the map (x runs 0 to width - 1)." },
+            get: |lua, _| Ok(Value::Integer(i64::from(with_ctx(lua, |_, ctx| Ok(ctx.state().map.width()))?))),
+        },
+        Field {
+            doc: FieldDoc { name: "height", ty: "integer", doc: "Rows of the map (y runs 0 to height - 1)." },
+            get: |lua, _| Ok(Value::Integer(i64::from(with_ctx(lua, |_, ctx| Ok(ctx.state().map.height()))?))),
+        },
+    ],
+    methods: &[
+        Method {
+            doc: FnDoc { name: "heroes", params: &[], returns: &[Ret { ty: "Model[]", doc: "Every Hero model on the map." }], doc: "All Heroes." },
+            make: |lua| method(lua, heroes),
+        },
+        Method {
+            doc: FnDoc { name: "aliens", params: &[], returns: &[Ret { ty: "Model[]", doc: "Every Alien model on the map, the performing unit's too." }], doc: "All revealed Alien models." },
+            make: |lua| method(lua, aliens),
+        },
+        Method {
+            doc: FnDoc { name: "blips", params: &[], returns: &[Ret { ty: "Blip[]", doc: "Every face-down Blip." }], doc: "All Blips still face down." },
+            make: |lua| method(lua, blips),
+        },
+        Method {
+            doc: FnDoc {
+                name: "model",
+                params: &[Param { name: "id", ty: "string", doc: "A model id." }],
+                returns: &[Ret { ty: "Model?", doc: "A fresh handle, or nil when no such model is on the map." }],
+                doc: "A model by id: the way to see where a model is now.",
+            },
+            make: |lua| method(lua, model),
+        },
+        Method {
+            doc: FnDoc {
+                name: "unit",
+                params: &[Param { name: "id", ty: "string", doc: "A unit id (e.g. `model.unit`)." }],
+                returns: &[Ret { ty: "Unit?", doc: "nil when there is no such unit." }],
+                doc: "A unit by id.",
+            },
+            make: |lua| method(lua, unit),
+        },
+        Method {
+            doc: FnDoc {
+                name: "blip",
+                params: &[Param { name: "id", ty: "string", doc: "A Blip id." }],
+                returns: &[Ret { ty: "Blip?", doc: "nil when no such Blip is face down." }],
+                doc: "A face-down Blip by id.",
+            },
+            make: |lua| method(lua, blip),
+        },
+        Method {
+            doc: FnDoc {
+                name: "visible_heroes",
+                params: &[Param { name: "unit", ty: "Unit", doc: "Whose sight." }],
+                returns: &[Ret { ty: "Model[]", doc: "Hero models some model of the unit has in Line of Sight." }],
+                doc: "The Heroes a unit can see (a unit sees what any of its models sees).",
+            },
+            make: |lua| method(lua, visible_heroes),
+        },
+        Method {
+            doc: FnDoc {
+                name: "heroes_seeing",
+                params: &[Param { name: "unit", ty: "Unit", doc: "Who is seen." }],
+                returns: &[Ret { ty: "Model[]", doc: "Hero models that have some model of the unit in Line of Sight." }],
+                doc: "The Heroes that can see a unit (Line of Sight is symmetric).",
+            },
+            make: |lua| method(lua, heroes_seeing),
+        },
+        Method {
+            doc: FnDoc {
+                name: "closest",
+                params: &[
+                    Param { name: "unit", ty: "Unit", doc: "Measured from its models." },
+                    Param { name: "models", ty: "Model[]", doc: "The candidates." },
+                ],
+                returns: &[Ret { ty: "Model?", doc: "nil when `models` is empty." }],
+                doc: "The candidate closest to the unit by legal path (steps to a square next to \
+                      it; 0 when already adjacent). Ties are the Overmind's choice.",
+            },
+            make: |lua| method(lua, closest),
+        },
+        Method {
+            doc: FnDoc {
+                name: "model_order",
+                params: &[Param { name: "unit", ty: "Unit", doc: "Usually the performing unit." }],
+                returns: &[Ret { ty: "Model[]", doc: "The unit's models in the order the Overmind picks." }],
+                doc: "Asks the Overmind in which order the unit's models act (RULES.md §8: a unit \
+                      of several models moves model by model in the Overmind's order).",
+            },
+            make: |lua| method(lua, model_order),
+        },
+        Method {
+            doc: FnDoc {
+                name: "los",
+                params: &[
+                    Param { name: "a", ty: "Model|Blip|Pos", doc: "One square." },
+                    Param { name: "b", ty: "Model|Blip|Pos", doc: "The other." },
+                ],
+                returns: &[Ret { ty: "boolean", doc: "True when a straight line joins them past no wall or obstacle (RULES.md §3)." }],
+                doc: "Line of Sight between two squares, with the models and Blips on the map now. \
+                      Raises an error for a square off the map.",
+            },
+            make: |lua| method(lua, los),
+        },
+        Method {
+            doc: FnDoc {
+                name: "distance",
+                params: &[
+                    Param { name: "a", ty: "Model|Blip|Pos", doc: "One square." },
+                    Param { name: "b", ty: "Model|Blip|Pos", doc: "The other." },
+                ],
+                returns: &[Ret { ty: "integer", doc: "King-move count of squares, ignoring terrain: the game's range." }],
+                doc: "Distance for ranges (RULES.md §4).",
+            },
+            make: |lua| method(lua, distance),
+        },
+        Method {
+            doc: FnDoc {
+                name: "path_distance",
+                params: &[
+                    Param { name: "from", ty: "Model|Blip|Pos", doc: "Start square (its occupant never blocks)." },
+                    Param { name: "to", ty: "Model|Blip|Pos", doc: "Destination square." },
+                ],
+                returns: &[Ret { ty: "integer?", doc: "Legal steps, or nil when there is no path (an occupied destination has none: use `steps_to_adjacent`)." }],
+                doc: "Steps of a shortest legal path between two squares.",
+            },
+            make: |lua| method(lua, path_distance),
+        },
+        Method {
+            doc: FnDoc {
+                name: "steps_to_adjacent",
+                params: &[
+                    Param { name: "from", ty: "Model|Blip|Pos", doc: "Start square." },
+                    Param { name: "to", ty: "Model|Blip|Pos", doc: "The square to end next to (usually occupied)." },
+                ],
+                returns: &[Ret { ty: "integer?", doc: "Legal steps, or nil when no square next to it can be reached." }],
+                doc: "Steps of a shortest legal path to a square adjacent to `to`.",
+            },
+            make: |lua| method(lua, steps_to_adjacent),
+        },
+        Method {
+            doc: FnDoc {
+                name: "terrain",
+                params: &[Param { name: "square", ty: "Model|Blip|Pos", doc: "A square." }],
+                returns: &[Ret { ty: "Terrain", doc: "Off the map: `\"solid\"`." }],
+                doc: "The kind of a square (RULES.md §2).",
+            },
+            make: |lua| method(lua, terrain),
+        },
+        Method {
+            doc: FnDoc {
+                name: "in_building",
+                params: &[Param { name: "square", ty: "Model|Blip|Pos", doc: "A square." }],
+                returns: &[Ret { ty: "boolean", doc: "True when the square is part of a building." }],
+                doc: "Is a square inside a building?",
+            },
+            make: |lua| method(lua, in_building),
+        },
+        Method {
+            doc: FnDoc {
+                name: "choose",
+                params: &[
+                    Param { name: "prompt", ty: "string", doc: "The question, as the Overmind's controller sees it." },
+                    Param { name: "options", ty: "T[]", doc: "Handles, squares, strings or numbers." },
+                ],
+                returns: &[Ret { ty: "T?", doc: "The chosen option itself, or nil when `options` is empty (nothing is asked)." }],
+                doc: "An Overmind decision among options. A single option is taken without asking.",
+            },
+            make: |lua| method(lua, choose),
+        },
+        Method {
+            doc: FnDoc {
+                name: "confirm",
+                params: &[Param { name: "prompt", ty: "string", doc: "A yes/no question." }],
+                returns: &[Ret { ty: "boolean", doc: "The Overmind's answer." }],
+                doc: "A yes/no Overmind decision (for behaviours that say \"may\").",
+            },
+            make: |lua| method(lua, confirm),
+        },
+        Method {
+            doc: FnDoc {
+                name: "log",
+                params: &[Param { name: "message", ty: "string", doc: "At most 500 characters are kept." }],
+                returns: &[],
+                doc: "Writes a line to the game's event log (a `log` event of the performing unit), \
+                      e.g. why a behaviour could not be carried out.",
+            },
+            make: |lua| method(lua, log),
+        },
+    ],
+};

@@ -1,0 +1,266 @@
+//! `Unit`: a Hero or an Alien Unit by id; the performing unit's handle also acts (moves,
+//! attacks, Fear Attacks) through the core's validated behaviour context.
+
+use super::args::{self, core_err, err, Args};
+use super::call::with_ctx;
+use super::model::side_name;
+use super::{method, Class, Field, FieldDoc, FnDoc, Method, Param, Ret};
+use mlua::{Lua, MultiValue, Value};
+use overmind_core::{BehaviourCtx, Side};
+
+/// A unit handle: its id, side and type as they were when the handle was made.
+#[derive(Clone, Debug)]
+pub(crate) struct UnitRef {
+    pub(crate) id: String,
+    pub(crate) side: Side,
+    pub(crate) kind: Option<String>,
+}
+
+impl UnitRef {
+    /// The handle of unit `id` now, if it exists.
+    pub(crate) fn of(ctx: &BehaviourCtx<'_, '_>, id: &str) -> Option<UnitRef> {
+        let u = ctx.state().unit(id)?;
+        Some(UnitRef {
+            id: u.id.clone(),
+            side: u.side,
+            kind: u.kind().map(str::to_string),
+        })
+    }
+}
+
+/// Acting and melee questions are the performing unit's alone.
+fn performing(ctx: &BehaviourCtx<'_, '_>, func: &str, unit: &str) -> mlua::Result<()> {
+    if unit == ctx.unit() {
+        Ok(())
+    } else {
+        err(format!(
+            "{func}: only the performing unit {} can do this, not {unit}",
+            ctx.unit()
+        ))
+    }
+}
+
+fn models(lua: &Lua, this: &UnitRef, a: MultiValue) -> mlua::Result<MultiValue> {
+    Args::new("models", a).at_most(0)?;
+    let id = this.id.clone();
+    let ms = with_ctx(lua, move |_, ctx| Ok(ctx.models_of(&id)))?;
+    Ok(MultiValue::from_iter([args::models(lua, ms)?]))
+}
+
+fn in_melee(lua: &Lua, this: &UnitRef, a: MultiValue) -> mlua::Result<MultiValue> {
+    Args::new("in_melee", a).at_most(0)?;
+    let id = this.id.clone();
+    let yes = with_ctx(lua, move |_, ctx| {
+        performing(ctx, "in_melee", &id)?;
+        Ok(ctx.in_melee())
+    })?;
+    args::one(yes, lua)
+}
+
+fn melee_targets(lua: &Lua, this: &UnitRef, a: MultiValue) -> mlua::Result<MultiValue> {
+    Args::new("melee_targets", a).at_most(0)?;
+    let id = this.id.clone();
+    let ms = with_ctx(lua, move |_, ctx| {
+        performing(ctx, "melee_targets", &id)?;
+        Ok(ctx.melee_targets())
+    })?;
+    Ok(MultiValue::from_iter([args::models(lua, ms)?]))
+}
+
+fn shoot_targets(lua: &Lua, this: &UnitRef, a: MultiValue) -> mlua::Result<MultiValue> {
+    Args::new("shoot_targets", a).at_most(0)?;
+    let id = this.id.clone();
+    let ms = with_ctx(lua, move |_, ctx| {
+        performing(ctx, "shoot_targets", &id)?;
+        Ok(ctx.shoot_targets())
+    })?;
+    Ok(MultiValue::from_iter([args::models(lua, ms)?]))
+}
+
+fn attack(
+    lua: &Lua,
+    this: &UnitRef,
+    a: MultiValue,
+    func: &'static str,
+) -> mlua::Result<MultiValue> {
+    let a = Args::new(func, a);
+    a.at_most(2)?;
+    let target = a.target(0, "target")?;
+    let penalty = a.attack_options(1)?;
+    let id = this.id.clone();
+    with_ctx(lua, move |_, ctx| {
+        performing(ctx, func, &id)?;
+        let r = if func == "melee" {
+            ctx.melee(&target, penalty)
+        } else {
+            ctx.shoot(&target, penalty)
+        };
+        r.map_err(|e| core_err(func, &e))
+    })?;
+    args::none()
+}
+
+fn melee(lua: &Lua, this: &UnitRef, a: MultiValue) -> mlua::Result<MultiValue> {
+    attack(lua, this, a, "melee")
+}
+
+fn shoot(lua: &Lua, this: &UnitRef, a: MultiValue) -> mlua::Result<MultiValue> {
+    attack(lua, this, a, "shoot")
+}
+
+fn fear(lua: &Lua, this: &UnitRef, a: MultiValue) -> mlua::Result<MultiValue> {
+    let a = Args::new("fear", a);
+    a.at_most(1)?;
+    let hero = a.target(0, "hero")?;
+    let id = this.id.clone();
+    with_ctx(lua, move |_, ctx| {
+        performing(ctx, "fear", &id)?;
+        ctx.fear(&hero).map_err(|e| core_err("fear", &e))
+    })?;
+    args::none()
+}
+
+fn move_towards(lua: &Lua, this: &UnitRef, a: MultiValue) -> mlua::Result<MultiValue> {
+    let a = Args::new("move_towards", a);
+    a.at_most(2)?;
+    let target = a.target_of_move(0, "target")?;
+    let steps = a.steps(1, "steps")?;
+    let id = this.id.clone();
+    let moved = with_ctx(lua, move |_, ctx| {
+        performing(ctx, "move_towards", &id)?;
+        let mut total = 0;
+        for m in ctx.model_order(&id) {
+            let steps = steps.unwrap_or_else(|| ctx.move_left(&m));
+            let goal = target.goal(ctx);
+            total += ctx
+                .move_towards(&m, goal, steps)
+                .map_err(|e| core_err("move_towards", &e))?;
+        }
+        Ok(total)
+    })?;
+    args::one(moved, lua)
+}
+
+fn str_value(lua: &Lua, s: &str) -> mlua::Result<Value> {
+    Ok(Value::String(lua.create_string(s)?))
+}
+
+/// The `Unit` class.
+pub(crate) static UNIT: Class<UnitRef> = Class {
+    name: "Unit",
+    var: "unit",
+    doc: "A Hero or an Alien Unit (one or more models). `perform` receives the performing Alien \
+          Unit; only it can act (move, attack, Fear Attack) and answer the melee questions. \
+          Handles compare equal (`==`) when they name the same unit.",
+    key: |u| u.id.clone(),
+    singleton: None,
+    fields: &[
+        Field {
+            doc: FieldDoc { name: "id", ty: "string", doc: "The unit's id (an Alien Unit takes its Blip's id)." },
+            get: |lua, u| str_value(lua, &u.id),
+        },
+        Field {
+            doc: FieldDoc { name: "side", ty: "\"heroes\"|\"overmind\"", doc: "Whose unit it is." },
+            get: |lua, u| str_value(lua, side_name(u.side)),
+        },
+        Field {
+            doc: FieldDoc { name: "kind", ty: "string?", doc: "Its Alien Type id (Hero profile id for a Hero); nil once it has no models." },
+            get: |lua, u| match &u.kind {
+                Some(k) => str_value(lua, k),
+                None => Ok(Value::Nil),
+            },
+        },
+    ],
+    methods: &[
+        Method {
+            doc: FnDoc {
+                name: "models",
+                params: &[],
+                returns: &[Ret { ty: "Model[]", doc: "Its models now, in the unit's order (empty when it is gone)." }],
+                doc: "The unit's models.",
+            },
+            make: |lua| method(lua, models),
+        },
+        Method {
+            doc: FnDoc {
+                name: "in_melee",
+                params: &[],
+                returns: &[Ret { ty: "boolean", doc: "True when some model of it is adjacent to a Hero." }],
+                doc: "Is the performing unit in Melee Combat?",
+            },
+            make: |lua| method(lua, in_melee),
+        },
+        Method {
+            doc: FnDoc {
+                name: "melee_targets",
+                params: &[],
+                returns: &[Ret { ty: "Model[]", doc: "Hero models, in game order." }],
+                doc: "The Heroes the performing unit could Melee now (adjacent, in Line of Sight).",
+            },
+            make: |lua| method(lua, melee_targets),
+        },
+        Method {
+            doc: FnDoc {
+                name: "shoot_targets",
+                params: &[],
+                returns: &[Ret { ty: "Model[]", doc: "Hero models, in game order." }],
+                doc: "The Heroes the performing unit could Shoot now (in range and Line of Sight, \
+                      not adjacent).",
+            },
+            make: |lua| method(lua, shoot_targets),
+        },
+        Method {
+            doc: FnDoc {
+                name: "melee",
+                params: &[
+                    Param { name: "target", ty: "Model", doc: "A Hero model." },
+                    Param { name: "options", ty: "AttackOptions?", doc: "`{ penalty = n }`: dice fewer (never fewer than the rules' behaviour penalty)." },
+                ],
+                returns: &[],
+                doc: "The performing unit's Melee attack: every model of it that can fight the \
+                      target adds its CV. At most one per behaviour. Raises an error when no model \
+                      is adjacent with Line of Sight, when the target is a Blip or on the \
+                      Overmind's side, or when the unit already made its Melee attack.",
+            },
+            make: |lua| method(lua, melee),
+        },
+        Method {
+            doc: FnDoc {
+                name: "shoot",
+                params: &[
+                    Param { name: "target", ty: "Model", doc: "A Hero model." },
+                    Param { name: "options", ty: "AttackOptions?", doc: "`{ penalty = n }`: dice fewer (never fewer than the rules' behaviour penalty)." },
+                ],
+                returns: &[],
+                doc: "The performing unit's Shoot attack: every model that can shoot the target \
+                      adds its CV for the range band. At most one per behaviour. Raises an error \
+                      when no model has the target in range and Line of Sight, or it is adjacent.",
+            },
+            make: |lua| method(lua, shoot),
+        },
+        Method {
+            doc: FnDoc {
+                name: "fear",
+                params: &[Param { name: "hero", ty: "Model", doc: "A Hero model." }],
+                returns: &[],
+                doc: "A Fear Attack on one Hero: the unit rolls its Fear CV, the Hero its Defence; \
+                      any hit left Shakes the Hero. Once per Hero per behaviour; raises an error \
+                      when the unit has no Fear or the target is not a Hero.",
+            },
+            make: |lua| method(lua, fear),
+        },
+        Method {
+            doc: FnDoc {
+                name: "move_towards",
+                params: &[
+                    Param { name: "target", ty: "Model|Unit|Blip|Pos|(Model|Blip|Unit)[]|Pos[]", doc: "As for `Model:move_towards`." },
+                    Param { name: "steps", ty: "integer?", doc: "Most squares each model moves; default all it may still move." },
+                ],
+                returns: &[Ret { ty: "integer", doc: "Squares moved by all models together." }],
+                doc: "Moves every model of the performing unit towards the target, one by one in \
+                      the order the Overmind picks (`game:model_order`).",
+            },
+            make: |lua| method(lua, move_towards),
+        },
+    ],
+};

@@ -1,0 +1,376 @@
+//! The Lua API's documentation, generated from the very definitions that register it
+//! ([`crate::api::TABLES`] and [`crate::api::shape::SHAPES`]): LuaLS `---@meta` stubs for
+//! editors and a Markdown reference, so the docs can never drift from the binding.
+
+use crate::api::game::terrain_name;
+use crate::api::shape::{Rule, Shape, EFFECTS, SHAPES};
+use crate::api::{FnDoc, TableDoc, TABLES};
+use overmind_core::Terrain;
+use std::fmt::Write;
+
+const TERRAINS: [Terrain; 6] = [
+    Terrain::Plain,
+    Terrain::Red,
+    Terrain::Green,
+    Terrain::Yellow,
+    Terrain::Building,
+    Terrain::Solid,
+];
+
+/// Aliases: name, LuaLS type, meaning.
+fn aliases() -> Vec<(&'static str, String, &'static str)> {
+    let quoted = |names: Vec<&str>| {
+        names
+            .iter()
+            .map(|n| format!("\"{n}\""))
+            .collect::<Vec<_>>()
+            .join("|")
+    };
+    vec![
+        (
+            "Terrain",
+            quoted(TERRAINS.iter().map(|&t| terrain_name(t)).collect()),
+            "The kind of a square (RULES.md §2); `game:terrain` returns it.",
+        ),
+        (
+            "Effect",
+            quoted(EFFECTS.iter().map(|(n, _)| *n).collect()),
+            "A Special Combat Effect (RULES.md §6).",
+        ),
+    ]
+}
+
+/// Splits text into lines of at most `width` characters, at spaces.
+fn wrap(text: &str, width: usize) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    for word in text.split_whitespace() {
+        if !line.is_empty() && line.len() + 1 + word.len() > width {
+            lines.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    if !line.is_empty() {
+        lines.push(line);
+    }
+    lines
+}
+
+fn comment(out: &mut String, text: &str) {
+    for l in wrap(text, 96) {
+        let _ = writeln!(out, "---{l}");
+    }
+}
+
+fn uses_generic(f: &FnDoc) -> bool {
+    let generic = |ty: &str| ty.split(|c: char| !c.is_alphanumeric()).any(|w| w == "T");
+    f.params.iter().any(|p| generic(p.ty)) || f.returns.iter().any(|r| generic(r.ty))
+}
+
+fn stub_function(out: &mut String, owner: Option<&str>, f: &FnDoc) {
+    comment(out, f.doc);
+    if uses_generic(f) {
+        out.push_str("---@generic T\n");
+    }
+    for p in f.params {
+        let _ = writeln!(out, "---@param {} {} {}", p.name, p.ty, p.doc);
+    }
+    for r in f.returns {
+        let _ = writeln!(out, "---@return {} # {}", r.ty, r.doc);
+    }
+    let params = f
+        .params
+        .iter()
+        .map(|p| p.name)
+        .collect::<Vec<_>>()
+        .join(", ");
+    match owner {
+        Some(class) => {
+            let _ = writeln!(out, "function {class}:{}({params}) end\n", f.name);
+        }
+        None => {
+            let _ = writeln!(out, "function {}({params}) end\n", f.name);
+        }
+    }
+}
+
+fn stub_shape(out: &mut String, s: &Shape) {
+    comment(out, s.doc);
+    let _ = writeln!(out, "---@class {}", s.name);
+    for f in s.fields {
+        let ty = if f.required || f.ty.ends_with('?') {
+            f.ty.to_string()
+        } else {
+            format!("{}?", f.ty)
+        };
+        let _ = writeln!(out, "---@field {} {} {}", f.name, ty, f.doc);
+    }
+    out.push('\n');
+}
+
+fn stub_table(out: &mut String, t: &TableDoc<'_>) {
+    if t.name.is_empty() {
+        for f in &t.functions {
+            stub_function(out, None, f);
+        }
+        return;
+    }
+    comment(out, t.doc);
+    let _ = writeln!(out, "---@class {}", t.name);
+    for f in &t.fields {
+        let _ = writeln!(out, "---@field {} {} {}", f.name, f.ty, f.doc);
+    }
+    let _ = writeln!(out, "local {} = {{}}\n", t.name);
+    for f in &t.functions {
+        stub_function(out, Some(t.name), f);
+    }
+}
+
+/// The API as LuaLS stubs (`behaviours/types/overmind.d.lua`).
+#[must_use]
+pub fn lua_stubs() -> String {
+    let mut out = String::new();
+    out.push_str("---@meta overmind\n");
+    out.push_str(
+        "-- The Overmind Lua API for behaviour and alien type scripts, as LuaLS type stubs.\n\
+         -- Generated from the definitions that bind the API (scripting/src/api); do not edit.\n\
+         -- Regenerate: cargo run -- api --lua > behaviours/types/overmind.d.lua\n\
+         -- Reference: docs/API.md. Scripts also have the sandbox's safe Lua library\n\
+         -- (docs/SANDBOX.md); math.random draws from the game's seeded RNG.\n\n",
+    );
+    for (name, ty, doc) in aliases() {
+        comment(&mut out, doc);
+        let _ = writeln!(out, "---@alias {name} {ty}\n");
+    }
+    out.push_str(
+        "---What `behaviour { ... }` and `alien_type { ... }` return: the script returns it.\n",
+    );
+    out.push_str("---@class Definition\n\n");
+    for t in TABLES {
+        stub_table(&mut out, &t.describe());
+    }
+    for s in SHAPES {
+        stub_shape(&mut out, s);
+    }
+    while out.ends_with("\n\n") {
+        out.pop();
+    }
+    out
+}
+
+fn cell(text: &str) -> String {
+    text.replace('|', "\\|")
+}
+
+fn signature(var: &str, f: &FnDoc) -> String {
+    let params = f
+        .params
+        .iter()
+        .map(|p| p.name)
+        .collect::<Vec<_>>()
+        .join(", ");
+    let returns = f
+        .returns
+        .iter()
+        .map(|r| r.ty)
+        .collect::<Vec<_>>()
+        .join(", ");
+    let call = if var.is_empty() {
+        format!("{}({params})", f.name)
+    } else {
+        format!("{var}:{}({params})", f.name)
+    };
+    if returns.is_empty() {
+        format!("`{call}`")
+    } else {
+        format!("`{call}` → `{returns}`")
+    }
+}
+
+fn md_function(out: &mut String, var: &str, f: &FnDoc) {
+    let _ = writeln!(out, "### {}\n", signature(var, f));
+    let _ = writeln!(out, "{}\n", f.doc);
+    for p in f.params {
+        let _ = writeln!(out, "- `{}` (`{}`): {}", p.name, p.ty, p.doc);
+    }
+    for r in f.returns {
+        let _ = writeln!(out, "- returns `{}`: {}", r.ty, r.doc);
+    }
+    if !f.params.is_empty() || !f.returns.is_empty() {
+        out.push('\n');
+    }
+}
+
+fn anchor(title: &str) -> String {
+    title
+        .to_lowercase()
+        .chars()
+        .filter(|c| c.is_alphanumeric() || *c == ' ' || *c == '-' || *c == '_')
+        .map(|c| if c == ' ' { '-' } else { c })
+        .collect()
+}
+
+/// Ends what came before with exactly one blank line.
+fn blank_line(out: &mut String) {
+    while out.ends_with("\n\n") {
+        out.pop();
+    }
+    out.push('\n');
+}
+
+fn title(t: &TableDoc<'_>) -> String {
+    if t.name.is_empty() {
+        "Global functions".to_string()
+    } else {
+        format!("{} (`{}`)", t.name, t.var)
+    }
+}
+
+fn rule_note(r: &Rule) -> String {
+    match r {
+        Rule::Int { min, max } => format!("{min} to {max}"),
+        Rule::Id => "`a-z`, `0-9`, `_`".into(),
+        _ => String::new(),
+    }
+}
+
+const INTRO: &str = "\
+Generated by `overmind api --markdown` from the definitions that bind the API
+(`scripting/src/api/`); do not edit. Editor stubs: `behaviours/types/overmind.d.lua`
+(`overmind api --lua`).
+
+A behaviour script returns `behaviour { ... }`; its `perform(unit, game)` is called each time
+an Alien Unit of a type that lists it performs it (RULES.md §8). An alien type script returns
+`alien_type { ... }`.
+
+```lua
+-- behaviours/behaviours/rush.lua
+return behaviour {
+  id = \"rush\", name = \"RUSH\",
+  text = \"Must move 5 Squares towards the closest visible Hero; ...\",
+  max_move = 5,
+  perform = function(unit, game)
+    local hero = game:closest(unit, game:visible_heroes(unit)) -- ties: the Overmind chooses
+    if not hero then game:log(\"no visible Hero to rush\") return end
+    for _, model in ipairs(game:model_order(unit)) do
+      model:move_towards(hero, game.rules.rush_steps)
+    end
+    if unit:in_melee() then
+      local target = game:choose(\"Melee which Hero?\", unit:melee_targets())
+      if target then unit:melee(target, { penalty = 1 }) end
+    end
+  end,
+}
+```
+
+How the API behaves:
+
+- **Handles, not engine data.** `unit`, `game` and everything they return are read-only
+  handles: ids plus a snapshot of what the thing was when it was returned. A handle can be
+  kept, compared with `==` and passed back, but reading it never changes or reaches into the
+  game. `game:model(id)` gives a fresh snapshot.
+- **The rules decide.** Every action (moves, attacks, Fear Attacks) is checked by the rules
+  engine. An illegal call raises an error that says what and why, e.g.
+  `move: 6 squares asked, RUSH allows 5 for B3.1`; so does a wrong argument
+  (`move_towards: steps must be a whole number from 0 to 1000, got string \"five\"`). An error
+  that escapes `perform` fails the behaviour: the game is rolled back to before it, the log
+  records `behaviour_failed` with the script's `path:line` and the message, and play goes on.
+  So does a spent budget (instructions, memory, call depth: `rules.toml`).
+- **The Overmind decides.** Ties (`game:closest`, equally good end squares), the order of a
+  unit's models (`game:model_order`) and the script's own questions (`game:choose`,
+  `game:confirm`) go to the Overmind's controller (a person, the AI or a test), just as the
+  native behaviours ask them.
+- **Blips keep their secret.** A Blip's `id`, square and `movement` are free to read; reading
+  any other field reveals it (RULES.md §7), which may trigger the revealed unit's own
+  behaviour at once.
+- **Determinism.** Arrays come in a defined order (game order); `pairs` iterates in a fixed
+  order and `math.random` draws from the game's seeded RNG, so a replay runs scripts exactly
+  as the original game did. Keep no state between calls in script variables: it is not saved
+  and a failed behaviour's rollback does not undo it.
+- **The sandbox.** Scripts also see a safe subset of Lua's library (`string`, `table`,
+  `math`, `utf8`, `coroutine`, and base functions without `load` of bytecode, files or
+  `debug`); see `docs/SANDBOX.md`.
+";
+
+/// The API as a Markdown reference (`docs/API.md`).
+#[must_use]
+pub fn markdown() -> String {
+    let mut out = String::from("# The Lua API\n\n");
+    out.push_str(INTRO);
+    out.push_str("\n## Contents\n\n");
+    let tables: Vec<TableDoc<'_>> = TABLES.iter().map(|t| t.describe()).collect();
+    for t in &tables {
+        let title = title(t);
+        let _ = writeln!(out, "- [{title}](#{})", anchor(&title));
+    }
+    out.push_str("- [Tables scripts write](#tables-scripts-write)\n- [Aliases](#aliases)\n");
+    for t in &tables {
+        blank_line(&mut out);
+        let _ = writeln!(out, "## {}\n\n{}\n", title(t), t.doc);
+        if !t.fields.is_empty() {
+            out.push_str("| field | type | meaning |\n| --- | --- | --- |\n");
+            for f in &t.fields {
+                let _ = writeln!(out, "| `{}` | `{}` | {} |", f.name, cell(f.ty), cell(f.doc));
+            }
+            out.push('\n');
+        }
+        for f in &t.functions {
+            md_function(&mut out, t.var, f);
+        }
+    }
+    blank_line(&mut out);
+    out.push_str("## Tables scripts write\n\n");
+    out.push_str(
+        "Plain tables. Definitions are checked when the pack loads: a missing field, a wrong \
+         type, a number out of range, an unknown field or effect name is an error at the \
+         field's `path:line`.\n",
+    );
+    for s in SHAPES {
+        let _ = writeln!(out, "\n### {}\n\n{}\n", s.name, s.doc);
+        out.push_str("| field | type | required | meaning |\n| --- | --- | --- | --- |\n");
+        for f in s.fields {
+            let note = rule_note(&f.rule);
+            let doc = if note.is_empty() || f.doc.contains(&note) {
+                f.doc.to_string()
+            } else {
+                format!("{} ({note})", f.doc)
+            };
+            let _ = writeln!(
+                out,
+                "| `{}` | `{}` | {} | {} |",
+                f.name,
+                cell(f.ty),
+                if f.required { "yes" } else { "no" },
+                cell(&doc)
+            );
+        }
+    }
+    blank_line(&mut out);
+    out.push_str("## Aliases\n\n| name | values | meaning |\n| --- | --- | --- |\n");
+    for (name, ty, doc) in aliases() {
+        let _ = writeln!(out, "| `{name}` | `{}` | {} |", cell(&ty), cell(doc));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stubs_declare_every_method() {
+        let s = lua_stubs();
+        assert!(s.starts_with("---@meta"));
+        assert!(s.contains("function Game:closest(unit, models) end"));
+        assert!(s.contains("function behaviour(def) end"));
+        assert!(s.contains("---@alias Terrain \"plain\"|"));
+    }
+
+    #[test]
+    fn wrap_keeps_words() {
+        assert_eq!(wrap("a bb ccc", 4), vec!["a bb", "ccc"]);
+    }
+}

@@ -1,0 +1,290 @@
+//! The scripting runtime: one sandboxed Lua state for all of a game's scripts, the live
+//! definition of every Lua behaviour by id, and [`LuaBehaviour`], which lets the core call a
+//! Lua behaviour exactly as it calls a native one.
+
+use crate::api::blip::KnownTypes;
+use crate::api::call::Calls;
+use crate::api::game::GameRef;
+use crate::api::globals::{invalid, returned, DefKind};
+use crate::api::shape::{self, BEHAVIOUR_DEF};
+use crate::api::unit::UnitRef;
+use crate::api::{self, args::as_int};
+use crate::{Limits, Sandbox, ScriptError};
+use mlua::{AnyUserData, Function, Value};
+use overmind_core::{AlienType, Behaviour, BehaviourCtx, BehaviourError, Rules};
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+
+/// One behaviour as its script defines it: the card and the `perform` function.
+#[derive(Clone)]
+pub struct BehaviourDef {
+    /// The id alien types list it by.
+    pub id: String,
+    /// The name on the card, e.g. `"RUSH"`.
+    pub name: String,
+    /// The card's rule text.
+    pub text: String,
+    /// Most squares one model may move during the behaviour; `None` = its Movement.
+    pub max_move: Option<u32>,
+    /// The script it came from.
+    pub path: PathBuf,
+    perform: Function,
+}
+
+impl std::fmt::Debug for BehaviourDef {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BehaviourDef")
+            .field("id", &self.id)
+            .field("name", &self.name)
+            .field("max_move", &self.max_move)
+            .field("path", &self.path)
+            .finish_non_exhaustive()
+    }
+}
+
+/// One Lua state for all of a game's scripts (each script in its own sandboxed environment),
+/// plus the current definition of every behaviour by id. Behaviours look their definition up
+/// at each call, so a hot reload swaps the code for the next call without touching the game.
+pub struct ScriptHost {
+    defs: RefCell<BTreeMap<String, Rc<BehaviourDef>>>,
+    known: Rc<KnownTypes>,
+    calls: Rc<Calls>,
+    game: AnyUserData,
+    // Last, so every Lua value above is released before the state closes.
+    sandbox: Sandbox,
+}
+
+impl std::fmt::Debug for ScriptHost {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ScriptHost")
+            .field("behaviours", &self.defs.borrow().keys().collect::<Vec<_>>())
+            .field("sandbox", &self.sandbox)
+            .finish_non_exhaustive()
+    }
+}
+
+fn chunk_name(path: &Path) -> String {
+    path.to_string_lossy().into_owned()
+}
+
+fn setup(e: &mlua::Error) -> ScriptError {
+    ScriptError::host(format!("setting up the Lua API failed: {e}"))
+}
+
+impl ScriptHost {
+    /// A host whose budgets are the rules' `lua_instructions`, `lua_memory_mib` and
+    /// `lua_call_depth`.
+    ///
+    /// # Errors
+    /// The limits are unusable or the Lua state cannot be set up.
+    pub fn new(rules: &Rules) -> Result<Rc<ScriptHost>, ScriptError> {
+        let memory = rules.lua_memory_mib.saturating_mul(1024 * 1024);
+        let limits = Limits {
+            instructions: rules.lua_instructions,
+            memory_bytes: usize::try_from(memory).unwrap_or(usize::MAX),
+            call_depth: rules.lua_call_depth,
+            ..Limits::default()
+        };
+        Self::with_limits(limits)
+    }
+
+    /// A host with explicit sandbox limits.
+    ///
+    /// # Errors
+    /// The limits are unusable or the Lua state cannot be set up.
+    pub fn with_limits(limits: Limits) -> Result<Rc<ScriptHost>, ScriptError> {
+        let sandbox = Sandbox::new(limits)?;
+        let calls = Rc::new(Calls::default());
+        let known = Rc::new(KnownTypes::default());
+        let lua = sandbox.lua();
+        lua.set_app_data(Rc::clone(&calls));
+        lua.set_app_data(Rc::clone(&known));
+        api::register_all(&sandbox)?;
+        let game = lua.create_any_userdata(GameRef).map_err(|e| setup(&e))?;
+        Ok(Rc::new(ScriptHost {
+            defs: RefCell::new(BTreeMap::new()),
+            known,
+            calls,
+            game,
+            sandbox,
+        }))
+    }
+
+    /// The sandbox the scripts run in (prints, memory use, limits).
+    #[must_use]
+    pub fn sandbox(&self) -> &Sandbox {
+        &self.sandbox
+    }
+
+    /// Compiles and runs a behaviour script in a fresh environment and checks what it returns
+    /// (`behaviour { ... }` with `id`, `name`, `text`, optional `max_move`, `perform`). Does
+    /// not install it.
+    ///
+    /// # Errors
+    /// Syntax errors, errors and spent budgets of the script's top level, and every way the
+    /// definition breaks its shape, each at `path:line`.
+    pub fn load_behaviour(&self, path: &Path, source: &str) -> Result<BehaviourDef, ScriptError> {
+        let name = chunk_name(path);
+        let script = self.sandbox.load_script(&name, source)?;
+        let def = returned(&script.value, DefKind::Behaviour, &name, source)?;
+        shape::check(&def.table, &BEHAVIOUR_DEF, &[])
+            .map_err(|bad| invalid(&def, &name, source, &bad))?;
+        let t = &def.table;
+        let text = |k: &str| match t.raw_get::<Value>(k) {
+            Ok(Value::String(s)) => s.to_string_lossy(),
+            _ => String::new(),
+        };
+        let max_move = t
+            .raw_get::<Value>("max_move")
+            .ok()
+            .and_then(|v| as_int(&v))
+            .and_then(|n| u32::try_from(n).ok());
+        let perform = match t.raw_get::<Value>("perform") {
+            Ok(Value::Function(f)) => f,
+            _ => {
+                let bad = shape::Invalid {
+                    path: vec!["perform".into()],
+                    message: "perform must be a function".into(),
+                };
+                return Err(invalid(&def, &name, source, &bad));
+            }
+        };
+        Ok(BehaviourDef {
+            id: text("id"),
+            name: text("name"),
+            text: text("text"),
+            max_move,
+            path: path.to_path_buf(),
+            perform,
+        })
+    }
+
+    /// Makes `def` the live definition of its id (new or replacing) and returns the core
+    /// behaviour object to put in `Content`. Every object for an id keeps working across later
+    /// installs of the same id: it runs whatever definition is live at each call.
+    pub fn install_behaviour(self: &Rc<Self>, def: BehaviourDef) -> Rc<dyn Behaviour> {
+        let id = def.id.clone();
+        self.defs.borrow_mut().insert(id.clone(), Rc::new(def));
+        Rc::new(LuaBehaviour {
+            host: Rc::clone(self),
+            id,
+        })
+    }
+
+    /// Compiles and runs an alien type script (it returns `alien_type { ... }`), checks it and
+    /// converts it. The host remembers the type, to answer scripts that read a revealed Blip's
+    /// type stats.
+    ///
+    /// # Errors
+    /// As [`load_behaviour`](Self::load_behaviour), and numbers out of range or unknown
+    /// effect names, at the line of the offending field.
+    pub fn load_alien(&self, path: &Path, source: &str) -> Result<AlienType, ScriptError> {
+        let name = chunk_name(path);
+        let script = self.sandbox.load_script(&name, source)?;
+        let def = returned(&script.value, DefKind::AlienType, &name, source)?;
+        let alien = crate::alien::convert(&def, &name, source)?;
+        self.known
+            .0
+            .borrow_mut()
+            .insert(alien.id.clone(), alien.clone());
+        Ok(alien)
+    }
+
+    /// Is a behaviour of this id installed?
+    #[must_use]
+    pub fn has_behaviour(&self, id: &str) -> bool {
+        self.defs.borrow().contains_key(id)
+    }
+
+    /// The live definition of a behaviour.
+    #[must_use]
+    pub fn definition(&self, id: &str) -> Option<Rc<BehaviourDef>> {
+        self.defs.borrow().get(id).cloned()
+    }
+
+    /// Runs the live definition of behaviour `id` for `ctx.unit()`.
+    ///
+    /// The script's `perform(unit, game)` runs under the sandbox's budgets, with `math.random`
+    /// drawing from the game's RNG. API functions reach `ctx` only during this call, through a
+    /// trampoline scoped to it (see `api::call`).
+    ///
+    /// # Errors
+    /// The script raised an error (an illegal action, a bad argument, its own `error`) or spent
+    /// a budget; the message starts with the script's `path:line`.
+    pub fn perform(&self, id: &str, ctx: &mut BehaviourCtx<'_, '_>) -> Result<(), BehaviourError> {
+        let def = self
+            .definition(id)
+            .ok_or_else(|| BehaviourError::new(format!("behaviour {id} is not loaded")))?;
+        let unit_id = ctx.unit().to_string();
+        let unit = UnitRef::of(ctx, &unit_id)
+            .ok_or_else(|| BehaviourError::new(format!("no unit {unit_id} to perform {id}")))?;
+        if self.calls.depth() == 0 {
+            self.calls.clear_spent();
+        }
+        let cell = RefCell::new(ctx);
+        let mut rng = || cell.try_borrow_mut().map_or(0, |mut c| c.random_u64());
+        let calls = &self.calls;
+        let invoker = self.sandbox.invoker();
+        let result = self.sandbox.call_with_rng(&mut rng, |lua| {
+            lua.scope(|scope| {
+                let trampoline = scope.create_function(|lua, ()| calls.run_job(lua, &cell))?;
+                let _entered = calls.enter(trampoline);
+                let unit = lua.create_any_userdata(unit)?;
+                invoker.call::<()>((def.perform.clone(), unit, self.game.clone()))
+            })
+        });
+        match result {
+            Err(e) => {
+                if e.is_budget() {
+                    self.calls.note_spent(e.to_string());
+                }
+                Err(BehaviourError::new(e.to_string()))
+            }
+            // A behaviour this one triggered spent the budget they share: this one ends too.
+            Ok(()) => match self.calls.spent() {
+                Some(message) => Err(BehaviourError::new(message)),
+                None => Ok(()),
+            },
+        }
+    }
+}
+
+/// A Lua behaviour as the core sees it: an id whose live definition is looked up at each call.
+pub struct LuaBehaviour {
+    host: Rc<ScriptHost>,
+    id: String,
+}
+
+impl std::fmt::Debug for LuaBehaviour {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LuaBehaviour")
+            .field("id", &self.id)
+            .finish_non_exhaustive()
+    }
+}
+
+impl LuaBehaviour {
+    /// The behaviour's id.
+    #[must_use]
+    pub fn id(&self) -> &str {
+        &self.id
+    }
+}
+
+impl Behaviour for LuaBehaviour {
+    fn name(&self) -> String {
+        self.host
+            .definition(&self.id)
+            .map_or_else(|| self.id.clone(), |d| d.name.clone())
+    }
+
+    fn max_move(&self) -> Option<u32> {
+        self.host.definition(&self.id).and_then(|d| d.max_move)
+    }
+
+    fn perform(&self, ctx: &mut BehaviourCtx<'_, '_>) -> Result<(), BehaviourError> {
+        self.host.perform(&self.id, ctx)
+    }
+}
