@@ -284,18 +284,21 @@ impl Player for OvermindAi {
             // Close in, staying out of every Hero's sight.
             let mut o2 = o.clone();
             o2.remove(b.pos);
-            let reach = reachable(&state.map, &o, b.pos, state.rules.blip_movement);
+            let mut reach: Vec<(u32, u32, Pos)> =
+                reachable(&state.map, &o, b.pos, state.rules.blip_movement)
+                    .into_iter()
+                    .filter(|&(_, s)| s > 0)
+                    .map(|(p, s)| {
+                        let d = heroes.iter().map(|(_, h)| h.distance(p)).min().unwrap_or(0);
+                        (d, s, p)
+                    })
+                    .collect();
+            reach.sort_by_key(|&(d, s, p)| (d, s, p.y, p.x));
+            // Best first, so sight is checked only until the first hidden square.
             let best = reach
                 .into_iter()
-                .filter(|&(p, s)| s > 0 && !heroes.iter().any(|(_, h)| los(state, &o2, *h, p)))
-                .min_by_key(|&(p, s)| {
-                    (
-                        heroes.iter().map(|(_, h)| h.distance(p)).min().unwrap_or(0),
-                        s,
-                        p.y,
-                        p.x,
-                    )
-                });
+                .find(|&(_, _, p)| !heroes.iter().any(|(_, h)| los(state, &o2, *h, p)))
+                .map(|(_, s, p)| (p, s));
             if let Some((to, _)) = best {
                 if heroes
                     .iter()

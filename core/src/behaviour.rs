@@ -310,19 +310,31 @@ impl BehaviourCtx<'_, '_> {
     /// the Overmind's choice. `None` when no candidate is given.
     pub fn closest(&mut self, unit: &str, candidates: &[ModelInfo]) -> Option<ModelInfo> {
         let own: Vec<Pos> = self.models_of(unit).iter().map(|m| m.pos).collect();
+        let map = self.eng.map();
+        let o = self.eng.obstacles();
+        // One distance field per own model; a candidate's cost is the fewest steps to a square
+        // adjacent to it (0 when already adjacent).
+        let fields: Vec<(Pos, movement::DistanceField)> = own
+            .iter()
+            .map(|&p| (p, movement::DistanceField::from(&map, &o, p)))
+            .collect();
         let mut scored: Vec<(u32, ModelInfo)> = Vec::new();
         for c in candidates {
-            let d = own
-                .iter()
-                .filter_map(|&p| {
-                    if crate::movement::adjacent(&self.eng.st.map, p, c.pos) {
-                        Some(0)
-                    } else {
-                        self.steps_to_adjacent(p, c.pos)
+            let mut d = u32::MAX;
+            for (p, field) in &fields {
+                if movement::adjacent(&map, *p, c.pos) {
+                    d = 0;
+                    break;
+                }
+                for dir in crate::geom::Dir::ALL {
+                    let q = c.pos.offset(dir);
+                    if movement::adjacent(&map, q, c.pos) {
+                        if let Some(n) = field.get(q) {
+                            d = d.min(n);
+                        }
                     }
-                })
-                .min()
-                .unwrap_or(u32::MAX);
+                }
+            }
             scored.push((d, c.clone()));
         }
         let best = scored.iter().map(|(d, _)| *d).min()?;

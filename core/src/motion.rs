@@ -140,7 +140,7 @@ impl Engine<'_> {
                     break;
                 }
             }
-            if !self.visible_blips().is_empty() {
+            if self.sight_changed(cur, mover) {
                 self.flush(mover, &mut segment, forced);
                 self.check_reveals();
                 if self.mover_pos(mover).is_none() {

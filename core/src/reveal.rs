@@ -27,6 +27,38 @@ impl Engine<'_> {
         out
     }
 
+    /// After one step from `vacated`: has any face-down Blip come into a Hero's sight? Only
+    /// pairs involving the mover, or whose squares' bounding box holds the vacated square, can
+    /// have changed: every sight line between two squares stays strictly inside their bounding
+    /// box, and a step only adds an obstacle elsewhere (which never creates sight). Relies on
+    /// the invariant that no face-down Blip is in sight once a step has resolved.
+    pub fn sight_changed(&mut self, vacated: Pos, mover: &crate::motion::Mover) -> bool {
+        let heroes: Vec<(Pos, bool)> = self
+            .st
+            .units
+            .iter()
+            .filter(|u| u.side == Side::Heroes)
+            .flat_map(|u| u.models.iter())
+            .map(|m| (m.pos, *mover == crate::motion::Mover::Model(m.id.clone())))
+            .collect();
+        let blips: Vec<(Pos, bool)> = self
+            .st
+            .blips
+            .iter()
+            .map(|b| (b.pos, *mover == crate::motion::Mover::Blip(b.id.clone())))
+            .collect();
+        for &(b, b_moved) in &blips {
+            for &(h, h_moved) in &heroes {
+                let inside = (h.x.min(b.x)..=h.x.max(b.x)).contains(&vacated.x)
+                    && (h.y.min(b.y)..=h.y.max(b.y)).contains(&vacated.y);
+                if (b_moved || h_moved || inside) && self.los(h, b) {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
     /// Reveal every Blip that has entered a Hero's LOS, in the Overmind's order, each followed
     /// by its behaviour when triggered. Repeats until none is left in sight.
     pub fn check_reveals(&mut self) {
