@@ -100,3 +100,9 @@ pub mod problem;
 
 pub use pack::{Kind, PackInfo, PackSet, Reload};
 pub use problem::Problem;
+
+pub mod scenario;
+
+pub mod reload;
+
+pub use reload::{WatchError, Watcher, DEFAULT_DEBOUNCE};

@@ -567,7 +567,8 @@ impl PackSet {
     /// A reloaded file may not take over an id another file defines.
     fn clash(&self, kind: Kind, id: &str, path: &Path, text: &str) -> Option<Problem> {
         let prev = self.origins.get(&(kind, id.to_string()))?;
-        if same_file(prev, path) {
+        // A file renamed away frees its id for the new name.
+        if same_file(prev, path) || !prev.exists() {
             return None;
         }
         let (l, c) = find_text(text, &format!("\"{id}\""));
