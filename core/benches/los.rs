@@ -1,7 +1,7 @@
 //! Line of Sight benchmarks on a 20×20 demo-like map: after every step the engine asks whether
 //! any hero sees any Blip, so a query and the 6×12 recompute are the hot paths.
 
-use criterion::{criterion_group, criterion_main, Criterion};
+use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
 use overmind_core::{LineOfSight, LosRule, Map, MapBuilder, Obstacles, Pos};
 use std::hint::black_box;
 
@@ -95,7 +95,7 @@ fn bench(c: &mut Criterion) {
             .filter(|&&(h, b)| rule.visible(&map, &obstacles, h, b))
             .count();
         println!("{name}: {seen} of {} hero-Blip pairs visible", pairs.len());
-        // One query per iteration, cycling through all 72 hero-Blip pairs.
+        // One query per iteration, cycling through all 72 hero-Blip pairs (warm map).
         c.bench_function(&format!("los/{name}_single"), |bench| {
             let mut i = 0;
             bench.iter(|| {
@@ -104,7 +104,8 @@ fn bench(c: &mut Criterion) {
                 rule.visible(black_box(&map), black_box(&obstacles), h, b)
             });
         });
-        // Every hero against every Blip, as after each step of a move.
+        // Every hero against every Blip, as after each step of a move. The map remembers which
+        // pairs walls and solid squares alone block, so after the first pass those are free.
         c.bench_function(&format!("los/{name}_6x12_recompute"), |bench| {
             bench.iter(|| {
                 pairs
@@ -112,6 +113,26 @@ fn bench(c: &mut Criterion) {
                     .filter(|&&(h, b)| rule.visible(black_box(&map), black_box(&obstacles), h, b))
                     .count()
             });
+        });
+        // The same on a fresh copy of the map each time, so nothing is remembered: pairs of
+        // squares never asked about before. (The copy's pair table is allocated by a query on
+        // another pair during setup, as it would be long before in a game.)
+        c.bench_function(&format!("los/{name}_6x12_recompute_cold"), |bench| {
+            bench.iter_batched(
+                || {
+                    let fresh = map.clone();
+                    rule.visible(&fresh, &obstacles, Pos::new(0, 19), Pos::new(1, 19));
+                    fresh
+                },
+                |fresh| {
+                    let seen = pairs
+                        .iter()
+                        .filter(|&&(h, b)| rule.visible(&fresh, black_box(&obstacles), h, b))
+                        .count();
+                    (seen, fresh)
+                },
+                BatchSize::SmallInput,
+            );
         });
     }
 }

@@ -20,10 +20,7 @@ impl Rational {
             return None;
         }
         let g = gcd(num.unsigned_abs(), den.unsigned_abs());
-        let (mut num, mut den) = (
-            num / i128::try_from(g).ok()?,
-            den / i128::try_from(g).ok()?,
-        );
+        let (mut num, mut den) = (num / i128::try_from(g).ok()?, den / i128::try_from(g).ok()?);
         if den < 0 {
             num = num.checked_neg()?;
             den = den.checked_neg()?;
@@ -182,7 +179,10 @@ pub enum ObstacleKind {
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Blocker {
     Wall(WallEdge),
-    Obstacle { at: Pos, kind: ObstacleKind },
+    Obstacle {
+        at: Pos,
+        kind: ObstacleKind,
+    },
     /// The square asked about is not on the map.
     OffMap(Pos),
 }

@@ -20,21 +20,24 @@
 //!    line through A and B is `y = s·x + t` with `s > 0`.
 //! 3. *Each blocker is a pair of corners.* The part of such a line that matters runs from where
 //!    it leaves A to where it enters B; it lies in the open convex hull of A ∪ B, so only walls
-//!    and obstacle squares meeting that hull count ([`frame`] collects them, column by column).
-//!    For each of them there are two lattice points `q` (lower left) and `p` (upper right) such
-//!    that the line misses the part that matters iff `q` is strictly above the line or `p`
-//!    strictly below it: for an obstacle square `[k,k+1]×[r,r+1]`, `q = (k, r+1)` and
-//!    `p = (k+1, r)` (a rising line misses a closed square iff it passes on one side of both
-//!    those corners); for a wall `x = k`, `q = (k, r+1)`, `p = (k, r)`; for a wall `y = r`,
-//!    `q = (k, r)`, `p = (k+1, r)`. In the end columns this still holds because only the
-//!    squares and edges strictly inside the box of A and B are collected (e.g. a wall on A's
-//!    far side, which the line only meets before it counts, is outside). The line crosses open
-//!    A iff `(0,1)` is strictly below it and `(1,0)` strictly above; open B likewise with
-//!    `(dx, dy+1)` and `(dx+1, dy)`.
+//!    and obstacle squares meeting that hull count (`frame.rs` collects them). For each of them
+//!    there are two lattice points `q` (lower left) and `p` (upper right) such that the line
+//!    misses the part that matters iff `q` is strictly above the line or `p` strictly below it:
+//!    for an obstacle square `[k,k+1]×[r,r+1]`, `q = (k, r+1)` and `p = (k+1, r)` (a rising
+//!    line misses a closed square iff it passes on one side of both those corners); for a wall
+//!    `x = k`, `q = (k, r+1)`, `p = (k, r)`; for a wall `y = r`, `q = (k, r)`, `p = (k+1, r)`.
+//!    Everything collected lies inside the box `[0, dx+1]×[0, dy+1]`, not on its outline (the
+//!    squares other than A and B, the edges `x = k` for `1 <= k <= dx`, `y = r` for
+//!    `1 <= r <= dy`), which is what keeps the test right in the end columns: there the part
+//!    that matters only goes down from A (resp. up into B), so e.g. a square below A is passed
+//!    iff `p` is below the line, and "`q` above" cannot happen for a line through A. Walls on
+//!    the outline (A's top and left sides, B's bottom and right sides) are only ever met
+//!    before leaving A or after entering B. The line crosses open A iff `(0,1)` is strictly
+//!    below it and `(1,0)` strictly above; open B likewise with `(dx, dy+1)` and `(dx+1, dy)`.
 //! 4. *The dual plane.* "Lattice point `X` strictly above `y = s·x + t`" is an open half-plane of
 //!    the `(s, t)` plane. So the clear lines are an open convex quadrilateral (through A and B)
 //!    minus one closed wedge per blocker (the lines with `q` not above and `p` not below). The
-//!    [`solve::Solver`] keeps the clear set as disjoint open convex polygons, one per way of
+//!    solver (`solve.rs`) keeps the clear set as disjoint open convex polygons, one per way of
 //!    passing the blockers seen so far (above or below each), and splits every polygon by each
 //!    blocker; B is visible iff a polygon survives. Every vertex is the line through two
 //!    lattice points and every test is the sign of a 2×2 integer determinant, so it is exact:
@@ -43,16 +46,30 @@
 //!    part of a convex polygon where a linear function is positive has interior iff the
 //!    function is positive at some vertex.
 //!
-//! Cost: collecting blockers visits `O(dx + dy)` squares; the centre line is tried first
-//! (usually enough); the polygon step is `O(blockers × polygons × sides)` with small numbers in
-//! practice. `core/tests/los_props.rs` checks it against a slow oracle that tries lines through
-//! pairs of critical corners, and `core/benches/los.rs` times it.
+//! Cost: the map keeps its walls and solid squares as bit sets by rows and by columns, so the
+//! walls and solid squares in the hull are read along the frame's `dy + 1` rows (the shorter
+//! side), a word at a time. Then, in order: the centre line is tried (usually enough to see);
+//! a grid line `x = k` or `y = r` that every sight line crosses and that is covered all across
+//! the hull settles "blocked" at once (walls across the way); only then the polygons, whose
+//! cost is `O(blockers × polygons × sides)`, small in practice. Units are read (from the
+//! `Obstacles` bit set) only when walls and solid squares leave a line open. So the first query
+//! of a pair also learns what walls and solid squares alone decide, and the map remembers it
+//! (2 bits a pair and rule, for maps up to 2048 squares): a pair they block is answered at once
+//! from then on, whatever the units (LOS is monotone). `core/tests/los_props.rs` checks all
+//! this against a slow oracle that tries lines through pairs of critical corners;
+//! `core/benches/los.rs` times it.
+//!
+//! # Explanations
+//! [`explain`] gives a witness segment with exact end points (preferring the centres, then
+//! quarter and eighth points, then a line from the solver), or an irreducible set of blockers:
+//! together they block every line, and without any one of them some line gets through.
 //!
 //! # The centre rule
 //! `LosRule::Centre`: the segment between the two centres must touch no wall (closed) and no
 //! obstacle square's interior (open), A and B excepted. In the same frame that is one line
 //! tested against the same blockers.
 
+mod cache;
 mod explain;
 mod frame;
 mod solve;
@@ -60,10 +77,12 @@ mod solve;
 #[cfg(test)]
 mod tests;
 
+pub(crate) use cache::LosCache;
 pub use explain::{Blocker, Explanation, ObstacleKind, Point, Rational, WallEdge};
 
 use crate::geom::Pos;
 use crate::map::{Map, Obstacles};
+use cache::{Slot, Static};
 use frame::{Blk, Frame};
 use serde::{Deserialize, Serialize};
 use solve::Solver;
@@ -92,7 +111,22 @@ impl LineOfSight for LosRule {
             return true;
         }
         let frame = Frame::new(a, b);
-        let query = |s: &mut Scratch| query(*self, &frame, map, obstacles, s);
+        let slot = Slot::of(map, map.index(a), map.index(b));
+        let rule_bit = match self {
+            LosRule::Exact => 0,
+            LosRule::Centre => 2,
+        };
+        let known = slot.as_ref().map_or(Static::Unknown, |s| s.get(rule_bit));
+        if known == Static::Blocked {
+            return false;
+        }
+        let query = |s: &mut Scratch| {
+            let (seen, learnt) = query(*self, &frame, map, obstacles, s, known == Static::Unknown);
+            if let (Some(slot), Some(learnt)) = (&slot, learnt) {
+                slot.set(rule_bit, learnt);
+            }
+            seen
+        };
         SCRATCH
             .try_with(|cell| match cell.try_borrow_mut() {
                 Ok(mut s) => query(&mut s),
@@ -102,25 +136,51 @@ impl LineOfSight for LosRule {
     }
 }
 
-/// One `visible` query in the frame, with scratch buffers.
-fn query(rule: LosRule, frame: &Frame, map: &Map, obstacles: &Obstacles, s: &mut Scratch) -> bool {
-    s.blks.clear();
-    match rule {
-        LosRule::Exact => {
-            // In a straight row any blocker at all settles it.
-            frame.collect(map, obstacles, &mut s.blks, frame.dy == 0);
-            solve::exact_visible(frame, &s.blks, &mut s.solver)
-        }
+/// One `visible` query in the frame, with scratch buffers: whether `b` is visible, and (with
+/// `learn`) what walls and solid squares alone decide, which comes for free.
+fn query(
+    rule: LosRule,
+    frame: &Frame,
+    map: &Map,
+    obstacles: &Obstacles,
+    s: &mut Scratch,
+    learn: bool,
+) -> (bool, Option<Static>) {
+    s.statics.clear();
+    s.units.clear();
+    frame.collect_statics(map, &mut s.statics);
+    let (alone, seen) = match rule {
+        LosRule::Exact => solve::exact_decide(
+            frame,
+            &mut s.statics,
+            &mut s.units,
+            |units| frame.collect_units(map, obstacles, units),
+            &mut s.solver,
+        ),
         LosRule::Centre => {
-            frame.collect(map, obstacles, &mut s.blks, false);
             let centre = solve::centre_line(frame);
-            !s.blks.iter().any(|b| solve::centre_touches(&centre, b))
+            let clear = |blks: &[Blk]| !blks.iter().any(|b| solve::centre_touches(&centre, b));
+            let alone = clear(&s.statics);
+            if alone {
+                frame.collect_units(map, obstacles, &mut s.units);
+            }
+            (alone, alone && clear(&s.units))
         }
-    }
+    };
+    let learnt = learn.then_some(if alone {
+        Static::Visible
+    } else {
+        Static::Blocked
+    });
+    (seen, learnt)
 }
 
 /// Why `a` and `b` do or do not see each other under `rule`: a witness sight line with exact end
-/// points, or what blocks (see [`Explanation`]).
+/// points, or what blocks (see [`Explanation`]). Agrees with [`LineOfSight::visible`].
+///
+/// The witness is exact for any span a map can hold in memory short of about a million
+/// squares between `a` and `b`; past that, were 128-bit fractions to overflow, the centres
+/// are given as the end points.
 #[must_use]
 pub fn explain(rule: LosRule, map: &Map, obstacles: &Obstacles, a: Pos, b: Pos) -> Explanation {
     let off: Vec<Blocker> = [a, b]
@@ -142,14 +202,16 @@ pub fn explain(rule: LosRule, map: &Map, obstacles: &Obstacles, a: Pos, b: Pos) 
         return visible_between(&frame, centres(&frame));
     }
     let mut blks = Vec::new();
-    frame.collect(map, obstacles, &mut blks, false);
+    let mut units = Vec::new();
+    frame.collect(map, obstacles, &mut blks, &mut units);
+    blks.append(&mut units);
     match rule {
         LosRule::Centre => {
             let centre = solve::centre_line(&frame);
             let blockers: Vec<Blocker> = blks
                 .iter()
                 .filter(|b| solve::centre_touches(&centre, b))
-                .map(|b| b.what)
+                .map(|b| frame.blocker(b))
                 .collect();
             if blockers.is_empty() {
                 visible_between(&frame, centres(&frame))
@@ -163,7 +225,7 @@ pub fn explain(rule: LosRule, map: &Map, obstacles: &Obstacles, a: Pos, b: Pos) 
                 return visible_between(&frame, w);
             }
             if solve::exact_visible(&frame, &blks, &mut solver) {
-                // Visible, but the witness overflowed i128 (spans of millions of squares).
+                // Visible, but the witness overflowed i128 (see above).
                 return visible_between(&frame, centres(&frame));
             }
             Explanation::Blocked {
@@ -190,7 +252,12 @@ fn irreducible(frame: &Frame, mut blks: Vec<Blk>, solver: &mut Solver) -> Vec<Bl
         let (mx, my) = mid(b);
         mx * dx + my * dy
     };
-    blks.sort_by_key(|b| (std::cmp::Reverse(off_centre(b)), global_key(&b.what)));
+    blks.sort_by_key(|b| {
+        (
+            std::cmp::Reverse(off_centre(b)),
+            global_key(&frame.blocker(b)),
+        )
+    });
     let mut i = 0;
     let mut trial = Vec::with_capacity(blks.len());
     while i < blks.len() {
@@ -207,8 +274,8 @@ fn irreducible(frame: &Frame, mut blks: Vec<Blk>, solver: &mut Solver) -> Vec<Bl
             blks.remove(i);
         }
     }
-    blks.sort_by_key(|b| (along(b), global_key(&b.what)));
-    blks.into_iter().map(|b| b.what).collect()
+    blks.sort_by_key(|b| (along(b), global_key(&frame.blocker(b))));
+    blks.iter().map(|b| frame.blocker(b)).collect()
 }
 
 /// A total order on blockers by map position, for ties.
@@ -234,7 +301,8 @@ fn visible_between(frame: &Frame, (p, q): (solve::FPoint, solve::FPoint)) -> Exp
 /// Per-thread buffers, so a query allocates nothing once warm.
 #[derive(Default)]
 struct Scratch {
-    blks: Vec<Blk>,
+    statics: Vec<Blk>,
+    units: Vec<Blk>,
     solver: Solver,
 }
 

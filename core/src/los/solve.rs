@@ -31,8 +31,15 @@ impl Line {
     /// above, `0` on it: the sign of a 2×2 determinant, computed exactly.
     #[inline]
     pub fn side(&self, x: Pt) -> i8 {
-        let g = i128::from(self.scale * x.y - self.u.y) * i128::from(self.dxv)
-            - i128::from(self.dyv) * i128::from(self.scale * x.x - self.u.x);
+        let (a, d) = (self.scale * x.y - self.u.y, self.scale * x.x - self.u.x);
+        // Plain i64 when every factor is below 2^30 (any playable map), else i128.
+        const SMALL: u64 = 1 << 30;
+        if (a.unsigned_abs() | d.unsigned_abs() | self.dxv.unsigned_abs() | self.dyv.unsigned_abs())
+            < SMALL
+        {
+            return (a * self.dxv - self.dyv * d).signum() as i8;
+        }
+        let g = i128::from(a) * i128::from(self.dxv) - i128::from(self.dyv) * i128::from(d);
         g.signum() as i8
     }
 
@@ -89,6 +96,8 @@ pub(crate) struct Solver {
     pool: Vec<Vec<Side>>,
     sa: Vec<i8>,
     sb: Vec<i8>,
+    /// The buffer of [`Cuts`].
+    cuts: Vec<u64>,
 }
 
 impl Solver {
@@ -104,6 +113,12 @@ impl Solver {
     /// Keeps the open set of clear lines as disjoint open convex polygons in the `(s, t)`
     /// plane, one per way of passing the blockers seen so far, and splits them by each blocker.
     pub fn run<'a>(&mut self, dx: i64, dy: i64, blks: impl IntoIterator<Item = &'a Blk>) -> bool {
+        self.start(dx, dy);
+        self.feed(blks)
+    }
+
+    /// Start again from all lines through both end squares.
+    pub fn start(&mut self, dx: i64, dy: i64) {
         let old = std::mem::take(&mut self.polys);
         self.pool.extend(old);
         // Lines through open A: (0,1) below and (1,0) above; through open B likewise.
@@ -125,58 +140,75 @@ impl Solver {
             start.push((ring[i], Line::through(prev.pt, ring[i].pt, 1)));
         }
         self.polys.push(start);
+    }
+
+    /// Split the polygons by more blockers; whether any clear line is left.
+    pub fn feed<'a>(&mut self, blks: impl IntoIterator<Item = &'a Blk>) -> bool {
         for b in blks {
-            let mut cur = std::mem::take(&mut self.polys);
-            for poly in cur.drain(..) {
-                self.split(poly, b);
-            }
-            self.polys = std::mem::replace(&mut self.next, cur);
             if self.polys.is_empty() {
                 return false;
             }
+            // Polygons `b` splits are replaced by their pieces, which already pass `b`.
+            let mut i = 0;
+            let mut pieces = std::mem::take(&mut self.next);
+            while i < self.polys.len() {
+                if self.split(i, b, &mut pieces) {
+                    let gone = self.polys.swap_remove(i);
+                    self.pool.push(gone);
+                } else {
+                    i += 1;
+                }
+            }
+            self.polys.append(&mut pieces);
+            self.next = pieces;
         }
-        true
+        !self.polys.is_empty()
     }
 
-    /// Replace `poly` (in `next`) by its parts that pass `b` above and below.
-    fn split(&mut self, poly: Vec<Side>, b: &Blk) {
+    /// If blocker `b` cuts polygon `i`, push its parts that pass `b` above and below to
+    /// `pieces` and return `true`; `false` when every line of it already passes `b`.
+    fn split(&mut self, i: usize, b: &Blk, pieces: &mut Vec<Vec<Side>>) -> bool {
+        let Some(poly) = self.polys.get(i) else {
+            return false;
+        };
+        // Signs at each vertex of "q above" (a) and "p below" (c).
+        let (mut a_nonneg, mut c_nonneg) = (true, true);
+        for (_, l) in poly {
+            a_nonneg &= l.side(b.q) <= 0;
+            c_nonneg &= l.side(b.p) >= 0;
+            if !a_nonneg && !c_nonneg {
+                break;
+            }
+        }
+        if a_nonneg || c_nonneg {
+            return false;
+        }
         self.sa.clear();
         self.sb.clear();
-        let (mut a_nonneg, mut b_nonneg, mut a_pos, mut b_pos) = (true, true, false, false);
-        for (_, l) in &poly {
-            let a = -l.side(b.q);
-            let c = l.side(b.p);
-            a_nonneg &= a >= 0;
-            b_nonneg &= c >= 0;
-            a_pos |= a > 0;
-            b_pos |= c > 0;
-            self.sa.push(a);
-            self.sb.push(c);
+        for (_, l) in poly {
+            self.sa.push(-l.side(b.q));
+            self.sb.push(l.side(b.p));
         }
-        if a_nonneg || b_nonneg {
-            // Every line of the polygon already passes `b` on one side.
-            self.next.push(poly);
-            return;
-        }
-        if a_pos {
-            let mut out = self.fresh();
-            let above = Con { pt: b.q };
-            if clip(&poly, above, &self.sa, &mut out) {
-                self.next.push(out);
+        let (a_pos, c_pos) = (
+            self.sa.iter().any(|&v| v > 0),
+            self.sb.iter().any(|&v| v > 0),
+        );
+        for (pos, con, signs) in [
+            (a_pos, Con { pt: b.q }, &self.sa),
+            (c_pos, Con { pt: b.p }, &self.sb),
+        ] {
+            if !pos {
+                continue;
+            }
+            let mut out = self.pool.pop().unwrap_or_default();
+            out.clear();
+            if clip(poly, con, signs, &mut out) {
+                pieces.push(out);
             } else {
                 self.pool.push(out);
             }
         }
-        if b_pos {
-            let mut out = self.fresh();
-            let below = Con { pt: b.p };
-            if clip(&poly, below, &self.sb, &mut out) {
-                self.next.push(out);
-            } else {
-                self.pool.push(out);
-            }
-        }
-        self.pool.push(poly);
+        true
     }
 
     /// Three consecutive vertices of a polygon left by the last successful [`Solver::run`]:
@@ -212,38 +244,202 @@ fn clip(poly: &[Side], c: Con, s: &[i8], out: &mut Vec<Side>) -> bool {
 
 /// For A, B diagonal neighbours (`dx = dy = 1`): a sight line passes either through square
 /// (1,0) or through (0,1). Returns the open one, `false` for (1,0), `true` for (0,1).
-pub(crate) fn diagonal_route(blks: &[Blk]) -> Option<bool> {
+pub(crate) fn diagonal_route<'a>(blks: impl Iterator<Item = &'a Blk> + Clone) -> Option<bool> {
     let on = |route: [(Shape, i64, i64); 3]| {
-        !blks
-            .iter()
-            .any(|b| route.iter().any(|&(s, k, r)| b.shape == s && b.k == k && b.r == r))
+        !blks.clone().any(|b| {
+            route
+                .iter()
+                .any(|&(s, k, r)| b.shape == s && b.k_r() == (k, r))
+        })
     };
-    if on([(Shape::VEdge, 1, 0), (Shape::Cell, 1, 0), (Shape::HEdge, 1, 1)]) {
+    if on([
+        (Shape::VEdge, 1, 0),
+        (Shape::Cell, 1, 0),
+        (Shape::HEdge, 1, 1),
+    ]) {
         Some(false)
-    } else if on([(Shape::HEdge, 0, 1), (Shape::Cell, 0, 1), (Shape::VEdge, 1, 1)]) {
+    } else if on([
+        (Shape::HEdge, 0, 1),
+        (Shape::Cell, 0, 1),
+        (Shape::VEdge, 1, 1),
+    ]) {
         Some(true)
     } else {
         None
     }
 }
 
-/// The exact rule in the frame, given every blocker meeting the hull of A ∪ B.
-pub(crate) fn exact_visible(frame: &Frame, blks: &[Blk], solver: &mut Solver) -> bool {
-    if blks.is_empty() {
-        return true;
-    }
+/// The exact rule in the frame, given every wall and solid square meeting the hull of A ∪ B
+/// (`statics`); `fill_units` puts the units there into `units`, and is only called when the
+/// statics leave a line open. Returns whether A sees B with the statics alone, and with both.
+/// Reorders both lists.
+pub(crate) fn exact_decide(
+    frame: &Frame,
+    statics: &mut [Blk],
+    units: &mut Vec<Blk>,
+    fill_units: impl FnOnce(&mut Vec<Blk>),
+    solver: &mut Solver,
+) -> (bool, bool) {
     if frame.dy == 0 {
         // In a straight row every blocker between spans the whole row.
-        return false;
+        if !statics.is_empty() {
+            return (false, false);
+        }
+        fill_units(units);
+        return (true, units.is_empty());
     }
     if frame.dx == 1 {
-        return diagonal_route(blks).is_some();
+        if diagonal_route(statics.iter()).is_none() {
+            return (false, false);
+        }
+        fill_units(units);
+        return (
+            true,
+            diagonal_route(statics.iter().chain(units.iter())).is_some(),
+        );
     }
+    let (dx, dy) = (frame.dx, frame.dy);
+    // Blockers on the centre line first, nearest the line first: they cut the polygons down
+    // soonest.
     let centre = centre_line(frame);
-    if blks.iter().all(|b| misses(&centre, b)) {
-        return true;
+    let off_centre = |b: &Blk| {
+        let (mx, my) = (b.q.x + b.p.x, b.q.y + b.p.y);
+        ((my - 1) * dx - (mx - 1) * dy).unsigned_abs()
+    };
+    let s_hit = hits_first(statics, &centre);
+    if let Some(on) = statics.get_mut(..s_hit) {
+        on.sort_unstable_by_key(off_centre);
     }
-    solver.run(frame.dx, frame.dy, blks)
+    // A grid line every sight line must cross, blocked all along: no need for polygons.
+    let mut cuts = Cuts::new(dx, dy, std::mem::take(&mut solver.cuts));
+    let seen = 'decide: {
+        if s_hit > 0 {
+            statics.iter().for_each(|b| cuts.add(b));
+            if cuts.closed(dx, dy) {
+                break 'decide (false, false);
+            }
+            solver.start(dx, dy);
+            if !solver.feed(statics.iter()) {
+                break 'decide (false, false);
+            }
+        }
+        fill_units(units);
+        let u_hit = hits_first(units, &centre);
+        if u_hit == 0 && s_hit == 0 {
+            break 'decide (true, true);
+        }
+        if s_hit == 0 {
+            // The centre line passed the statics; now they count.
+            statics.iter().for_each(|b| cuts.add(b));
+            solver.start(dx, dy);
+            solver.feed(statics.iter());
+        }
+        units.iter().for_each(|b| cuts.add(b));
+        (true, !cuts.closed(dx, dy) && solver.feed(units.iter()))
+    };
+    solver.cuts = cuts.give_back();
+    seen
+}
+
+/// Which blockers cover each grid line `x = k` (`1 <= k <= dx`) and `y = r` (`1 <= r <= dy`)
+/// where it crosses the hull of A ∪ B. Every sight line crosses each of them inside the hull, in
+/// the part that matters, so one fully covered line blocks them all: a quick "no" for walls
+/// across the way. (Only for `dx < 64`, one bit per row or column.)
+struct Cuts {
+    /// Bit `r` of `v[k]`: the segment `x = k`, `r <= y <= r+1` touches a blocker; bit `k` of
+    /// `v[h + r]`: the segment `y = r`, `k <= x <= k+1` does. Empty when `dx >= 63`.
+    v: Vec<u64>,
+    h: i64,
+}
+
+impl Cuts {
+    /// Reuses `buf`'s allocation.
+    fn new(dx: i64, dy: i64, mut buf: Vec<u64>) -> Cuts {
+        buf.clear();
+        if dx < 63 {
+            buf.resize((dx + dy + 4) as usize, 0);
+        }
+        Cuts { v: buf, h: dx + 2 }
+    }
+
+    fn give_back(self) -> Vec<u64> {
+        self.v
+    }
+
+    fn add(&mut self, b: &Blk) {
+        let (k, r) = b.k_r();
+        let h = self.h;
+        let mut set = |line: i64, bit: i64| {
+            if let (Ok(i), true) = (usize::try_from(line), (0..64).contains(&bit)) {
+                if let Some(w) = self.v.get_mut(i) {
+                    *w |= 1 << bit;
+                }
+            }
+        };
+        match b.shape {
+            // A square touches the lines along all four of its sides.
+            Shape::Cell => {
+                set(k, r);
+                set(k + 1, r);
+                set(h + r, k);
+                set(h + r + 1, k);
+            }
+            Shape::VEdge => set(k, r),
+            Shape::HEdge => set(h + r, k),
+        }
+    }
+
+    /// Is some grid line covered across the whole hull? The hull meets `x = k` in
+    /// `dy(k-1)/dx < y < 1 + dy·k/dx`, so the unit segments there are rows
+    /// `⌊dy(k-1)/dx⌋ ..= ⌊(dx + dy·k - 1)/dx⌋`; likewise `y = r` with `dx` and `dy` swapped.
+    /// A run of covered segments `s..=e` spans them iff `s·dx <= dy(k-1)` and
+    /// `dx + dy·k - 1 < (e+1)·dx`: no division needed.
+    fn closed(&self, dx: i64, dy: i64) -> bool {
+        if self.v.is_empty() {
+            return false;
+        }
+        // Does a run of set bits of `bits` reach from `s·den <= lo_num` to `hi_num < (e+1)·den`?
+        let spans = |mut bits: u64, lo_num: i64, hi_num: i64, den: i64| {
+            while bits != 0 {
+                let s = bits.trailing_zeros();
+                let len = (!(bits >> s)).trailing_zeros();
+                let e = i64::from(s + len) - 1;
+                if i64::from(s) * den <= lo_num && hi_num < (e + 1) * den {
+                    return true;
+                }
+                bits &= !((u64::MAX >> (64 - len)) << s);
+            }
+            false
+        };
+        (1..=dx).any(|k| spans(self.line(k), dy * (k - 1), dx + dy * k - 1, dx))
+            || (1..=dy).any(|r| spans(self.line(self.h + r), dx * (r - 1), dy + dx * r - 1, dy))
+    }
+
+    fn line(&self, i: i64) -> u64 {
+        usize::try_from(i)
+            .ok()
+            .and_then(|i| self.v.get(i))
+            .copied()
+            .unwrap_or(0)
+    }
+}
+
+/// Move the blockers the centre line touches to the front; how many there are.
+fn hits_first(blks: &mut [Blk], centre: &Line) -> usize {
+    let mut n = 0;
+    for i in 0..blks.len() {
+        if !misses(centre, &blks[i]) {
+            blks.swap(n, i);
+            n += 1;
+        }
+    }
+    n
+}
+
+/// The exact rule for one list of blockers (explanations).
+pub(crate) fn exact_visible(frame: &Frame, blks: &[Blk], solver: &mut Solver) -> bool {
+    let mut own = blks.to_vec();
+    exact_decide(frame, &mut own, &mut Vec::new(), |_| {}, solver).0
 }
 
 /// A point in frame coordinates.
@@ -275,7 +471,7 @@ pub(crate) fn exact_witness(
     if dx == 1 {
         // Through (1,0): (1/2, 1/4) → (7/4, 3/2); through (0,1): mirrored in y = x.
         let (p, q) = ((frac(1, 2), frac(1, 4)), (frac(7, 4), frac(3, 2)));
-        return match diagonal_route(blks)? {
+        return match diagonal_route(blks.iter())? {
             false => Some((p, q)),
             true => Some(((p.1, p.0), (q.1, q.0))),
         };

@@ -14,14 +14,22 @@ fn p(x: i32, y: i32) -> Pos {
 fn exact(m: &Map, o: &Obstacles, a: Pos, b: Pos) -> bool {
     let v = LosRule::Exact.visible(m, o, a, b);
     assert_eq!(v, LosRule::Exact.visible(m, o, b, a), "asymmetric {a} {b}");
-    assert_eq!(v, explain(LosRule::Exact, m, o, a, b).is_visible(), "explain {a} {b}");
+    assert_eq!(
+        v,
+        explain(LosRule::Exact, m, o, a, b).is_visible(),
+        "explain {a} {b}"
+    );
     v
 }
 
 fn centre(m: &Map, o: &Obstacles, a: Pos, b: Pos) -> bool {
     let v = LosRule::Centre.visible(m, o, a, b);
     assert_eq!(v, LosRule::Centre.visible(m, o, b, a), "asymmetric {a} {b}");
-    assert_eq!(v, explain(LosRule::Centre, m, o, a, b).is_visible(), "explain {a} {b}");
+    assert_eq!(
+        v,
+        explain(LosRule::Centre, m, o, a, b).is_visible(),
+        "explain {a} {b}"
+    );
     v
 }
 
@@ -286,7 +294,10 @@ fn explanations_read_well() {
     let Explanation::Visible { from, to } = e else {
         panic!("{e}")
     };
-    assert!(from.x < Rational::integer(1) && to.y > Rational::integer(2), "{from} {to}");
+    assert!(
+        from.x < Rational::integer(1) && to.y > Rational::integer(2),
+        "{from} {to}"
+    );
     assert_eq!(
         explain(LosRule::Centre, &m, &none(&m), p(0, 0), p(3, 2)).to_string(),
         "blocked by obstacle at 1,1 (solid square)"
@@ -333,4 +344,24 @@ fn long_lines_on_a_large_map() {
     assert!(!exact(&m, &o, p(0, 1), p(199, 1)));
     let m = corridor(60..128);
     assert!(!exact(&m, &none(&m), p(0, 0), p(199, 2)));
+}
+
+#[test]
+fn centre_rule_blocks_on_touching_a_wall_end() {
+    // The centre line from 0,0 to 1,1 passes through the corner (1,1), where the wall west
+    // of 1,0 ends: the centre rule is blocked, the exact rule sees past through 0,1.
+    let m = map("
++-+-+
+|.|.|
++ + +
+|. .|
++-+-+
+");
+    let o = none(&m);
+    assert!(!centre(&m, &o, p(0, 0), p(1, 1)));
+    assert!(exact(&m, &o, p(0, 0), p(1, 1)));
+    assert_eq!(
+        explain(LosRule::Centre, &m, &o, p(0, 0), p(1, 1)).to_string(),
+        "blocked by wall west of 1,0"
+    );
 }
