@@ -2,7 +2,6 @@
 //! summary: `cargo run --release -p overmind-core --example ai_games -- 200`.
 
 #[path = "../tests/common/mod.rs"]
-#[allow(dead_code)]
 mod common;
 
 use overmind_core::ai::play_ai_game;

@@ -40,12 +40,12 @@ fn bad_keys_are_reported_with_their_line() {
     .unwrap_err();
     let text: Vec<String> = e.iter().map(|e| e.to_string()).collect();
     assert!(
-        text.iter().any(|t| t.starts_with("m.toml:5:1: objective")),
+        text.iter().any(|t| t.starts_with("m.toml:6:1: objective")),
         "{text:?}"
     );
     assert!(
         text.iter()
-            .any(|t| t.starts_with("m.toml:6:1: unknown key `bogus`")),
+            .any(|t| t.starts_with("m.toml:7:1: unknown key `bogus`")),
         "{text:?}"
     );
     assert!(
