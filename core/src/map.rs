@@ -78,7 +78,37 @@ pub struct Map {
     building_count: u16,
     /// What blocks sight, one byte a square, built on the first LOS query (not serialised).
     pub(crate) los: crate::los::LosCache,
+    /// Walls and solid squares in the movement search's layout, built on first use.
+    pub(crate) moves: MoveCache,
 }
+
+/// A lazily built, derived table: never serialised, never part of equality.
+#[derive(Debug, Default)]
+pub(crate) struct MoveCache(std::sync::OnceLock<Vec<u8>>);
+
+impl MoveCache {
+    pub(crate) fn get_or_init(&self, f: impl FnOnce() -> Vec<u8>) -> &Vec<u8> {
+        self.0.get_or_init(f)
+    }
+}
+
+impl Clone for MoveCache {
+    fn clone(&self) -> Self {
+        let c = MoveCache::default();
+        if let Some(v) = self.0.get() {
+            let _ = c.0.set(v.clone());
+        }
+        c
+    }
+}
+
+impl PartialEq for MoveCache {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl Eq for MoveCache {}
 
 impl Map {
     #[must_use]
@@ -328,6 +358,7 @@ impl MapBuilder {
             buildings: Vec::new(),
             building_count: 0,
             los: crate::los::LosCache::default(),
+            moves: MoveCache::default(),
         };
         // A green square with no marked green side has all four sides green.
         let greens: Vec<Pos> = map.squares_of(Terrain::Green).collect();

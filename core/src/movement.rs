@@ -97,6 +97,28 @@ const UNREACHED: u32 = u32::MAX;
 
 /// The map and obstacles flattened for one search: one byte per square, with a one-square
 /// border of blocked cells so all eight neighbours of any map square are valid indices.
+/// The padded byte layout of walls and free squares, without any model or Blip.
+fn static_cells(map: &Map, width: i32, height: i32, stride: usize) -> Vec<u8> {
+    let mut cells = vec![WALL_N | WALL_W; stride * (height as usize + 2)];
+    for y in 0..height {
+        let row = (y as usize + 1) * stride + 1;
+        for x in 0..width {
+            let mut c = 0;
+            if !map.is_solid(Pos::new(x, y)) {
+                c |= FREE;
+            }
+            if map.north_edge(x, y) == Edge::Wall {
+                c |= WALL_N;
+            }
+            if map.west_edge(x, y) == Edge::Wall {
+                c |= WALL_W;
+            }
+            cells[row + x as usize] = c;
+        }
+    }
+    cells
+}
+
 struct Grid {
     width: i32,
     height: i32,
@@ -110,21 +132,22 @@ impl Grid {
     fn new(map: &Map, obstacles: &Obstacles, freed: &[Pos]) -> Grid {
         let (width, height) = (map.width().max(0), map.height().max(0));
         let stride = width as usize + 2;
-        let mut cells = vec![WALL_N | WALL_W; stride * (height as usize + 2)];
-        for y in 0..height {
-            let row = (y as usize + 1) * stride + 1;
-            for x in 0..width {
-                let mut c = 0;
-                if !map.blocked(obstacles, Pos::new(x, y)) {
-                    c |= FREE;
+        // Walls and solid squares never change: start from the map's cached layout and only
+        // take out the squares that hold a model or Blip.
+        let mut cells = map
+            .moves
+            .get_or_init(|| static_cells(map, width, height, stride))
+            .clone();
+        let len = map.len();
+        for (w, &word) in obstacles.words().iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                let i = w * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                if i < len {
+                    let p = map.pos_of(i);
+                    cells[(p.y as usize + 1) * stride + p.x as usize + 1] &= !FREE;
                 }
-                if map.north_edge(x, y) == Edge::Wall {
-                    c |= WALL_N;
-                }
-                if map.west_edge(x, y) == Edge::Wall {
-                    c |= WALL_W;
-                }
-                cells[row + x as usize] = c;
             }
         }
         let mut grid = Grid {
