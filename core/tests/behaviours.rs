@@ -171,25 +171,7 @@ fn protect_moves_to_the_nearest_other_unit_and_stops_once_adjacent() {
         &[("P", [8, 0], "protector", 1)],
         all_blanks(),
     );
-    g.state.units.push(Unit {
-        id: "F".into(),
-        side: Side::Overmind,
-        models: vec![Model {
-            id: "F.1".into(),
-            kind: "grunt".into(),
-            pos: Pos::new(8, 5),
-            health: 2,
-            max_health: 2,
-            status: Default::default(),
-        }],
-        activated: false,
-        used: vec![],
-        overwatch: None,
-        xp: 0,
-        from_blip: None,
-        extracted: false,
-    });
-    g.state.moved();
+    push_alien(&mut g.state, "F", "grunt", &[[8, 5]], 2);
     let ev = apply(&mut g, &w, &mut ctl(vec![]), mv("H", 1, 2));
     assert!(movement::adjacent(
         &g.state.map,

@@ -89,25 +89,7 @@ fn removing_a_model_that_blocked_sight_reveals_the_blip_behind_it() {
         activated: false,
         used: vec![],
     });
-    st.units.push(Unit {
-        id: "A".into(),
-        side: Side::Overmind,
-        models: vec![Model {
-            id: "A.1".into(),
-            kind: "grunt".into(),
-            pos: Pos::new(3, 0),
-            health: 1,
-            max_health: 1,
-            status: Default::default(),
-        }],
-        activated: false,
-        used: vec![],
-        overwatch: None,
-        xp: 0,
-        from_blip: None,
-        extracted: false,
-    });
-    st.moved();
+    push_alien(&mut st, "A", "grunt", &[[3, 0]], 1);
     let mut g = Game::new(st, "t", 1);
     let mut c = ctl(vec![]);
     let ev = apply(

@@ -28,29 +28,7 @@ fn fight(
     tweak(&mut s);
     let mut st = s.start(&w.content, 3).unwrap();
     let t = w.content.aliens[alien].clone();
-    st.units.push(Unit {
-        id: "A".into(),
-        side: Side::Overmind,
-        models: alien_at
-            .iter()
-            .enumerate()
-            .map(|(i, p)| Model {
-                id: format!("A.{}", i + 1),
-                kind: alien.into(),
-                pos: Pos::from(*p),
-                health: t.health,
-                max_health: t.health,
-                status: Default::default(),
-            })
-            .collect(),
-        activated: false,
-        used: vec![],
-        overwatch: None,
-        xp: 0,
-        from_blip: None,
-        extracted: false,
-    });
-    st.moved();
+    push_alien(&mut st, "A", alien, alien_at, t.health);
     (Game::new(st, "t", 3), w)
 }
 

@@ -8,25 +8,7 @@ use std::rc::Rc;
 
 fn with_alien(s: &Setup, w: &World, alien: &str, at: [i32; 2], health: u32) -> Game {
     let mut st = s.start(&w.content, 3).unwrap();
-    st.units.push(Unit {
-        id: "A".into(),
-        side: Side::Overmind,
-        models: vec![Model {
-            id: "A.1".into(),
-            kind: alien.into(),
-            pos: Pos::from(at),
-            health,
-            max_health: health,
-            status: Default::default(),
-        }],
-        activated: false,
-        used: vec![],
-        overwatch: None,
-        xp: 0,
-        from_blip: None,
-        extracted: false,
-    });
-    st.moved();
+    push_alien(&mut st, "A", alien, &[at], health);
     Game::new(st, "t", 3)
 }
 

@@ -389,3 +389,31 @@ pub fn demo_setup() -> Setup {
     let m = Mission::parse(std::path::Path::new(path), &text).expect("demo parses");
     m.setup(&text, &Rules::default()).expect("demo setup")
 }
+
+/// Put an already-revealed Alien Unit `id` of `kind` on the map, one model per square
+/// (`id.1`, `id.2`, ...), each with `health`.
+pub fn push_alien(st: &mut GameState, id: &str, kind: &str, at: &[[i32; 2]], health: u32) {
+    st.units.push(Unit {
+        id: id.into(),
+        side: Side::Overmind,
+        models: at
+            .iter()
+            .enumerate()
+            .map(|(i, p)| Model {
+                id: format!("{id}.{}", i + 1),
+                kind: kind.into(),
+                pos: Pos::from(*p),
+                health,
+                max_health: health,
+                status: Default::default(),
+            })
+            .collect(),
+        activated: false,
+        used: vec![],
+        overwatch: None,
+        xp: 0,
+        from_blip: None,
+        extracted: false,
+    });
+    st.moved();
+}
