@@ -54,7 +54,6 @@ pub fn install_source(host: &Rc<ScriptHost>, c: &mut Content, path: &str, source
 mod core_fixture;
 pub use core_fixture::{alien, hero};
 
-
 /// Which seed behaviours a world uses.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Flavour {
