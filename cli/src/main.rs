@@ -2,9 +2,21 @@
 //! command line, runs the command and reports its error.
 
 mod cmd;
+mod command;
+mod describe;
 mod error;
+mod human;
+mod json;
 mod output;
+mod packs;
 mod render;
+mod save;
+mod screen;
+mod session;
+mod stats;
+mod suggest;
+mod terminal;
+mod turn;
 
 use clap::{Parser, Subcommand};
 use error::CliError;
@@ -34,6 +46,31 @@ enum Command {
         is not X,Y or is off the map)."
     )]
     Los(cmd::los::Args),
+    /// Play a mission: at the terminal, or over JSON lines with --json.
+    #[command(
+        after_help = "Commands during the game: type `help`. With --json (or when \
+        standard input is not a terminal) commands are read line by line and every event is \
+        written as one JSON object per line: see docs/PROTOCOL.md."
+    )]
+    Play(cmd::play::Args),
+    /// Play many games AI against AI and report win rates, behaviour use and damage.
+    Simulate(cmd::simulate::Args),
+    /// Re-run a saved game and confirm it ends identically (exit 1 if not).
+    Replay(cmd::replay::Args),
+    /// Compile and validate every script, mission, hero and scenario file of the packs.
+    #[command(
+        after_help = "Prints each problem as path:line:column: message, then a summary \
+        line; exits 1 when there is any problem."
+    )]
+    Check(cmd::check::Args),
+    /// Play the packs' scenario tests (docs/SCENARIOS.md).
+    #[command(
+        after_help = "Prints PASS or FAIL for each scenario, with what was expected and \
+        what happened for each failure; exits 1 when any fails."
+    )]
+    Test(cmd::test::Args),
+    /// Print the Lua API as LuaLS type stubs (--lua) or a Markdown reference (--markdown).
+    Api(cmd::api::Args),
 }
 
 fn main() -> ExitCode {
@@ -41,6 +78,13 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Map(args) => cmd::map::run(&args),
         Command::Los(args) => cmd::los::run(&args),
+        Command::Play(args) => cmd::play::run(&args),
+        Command::Simulate(args) => cmd::simulate::run(&args),
+        Command::Replay(args) => cmd::replay::run(&args),
+        // These print their own report and choose their own exit code.
+        Command::Check(args) => return cmd::check::run(&args),
+        Command::Test(args) => return cmd::test::run(&args),
+        Command::Api(args) => return cmd::api::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

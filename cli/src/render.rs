@@ -16,12 +16,14 @@ pub enum Unit {
     Hero(char),
     /// A Blip Token, drawn `?`.
     Blip,
+    /// A model of a revealed Alien Unit, drawn by its unit's letter.
+    Alien(char),
 }
 
 impl Unit {
     fn symbol(self) -> char {
         match self {
-            Unit::Hero(c) => c,
+            Unit::Hero(c) | Unit::Alien(c) => c,
             Unit::Blip => '?',
         }
     }
@@ -99,12 +101,14 @@ const WALL: Style = fg(AnsiColor::BrightWhite).bold();
 const GREEN_SIDE: Style = fg(AnsiColor::BrightGreen).bold();
 const HERO: Style = fg(AnsiColor::BrightCyan).bold();
 const BLIP: Style = fg(AnsiColor::BrightMagenta).bold();
+const ALIEN: Style = fg(AnsiColor::BrightRed).bold();
 const LABEL: Style = Style::new().dimmed();
 
 fn unit_style(u: Unit, under: Terrain) -> Style {
     let base = match u {
         Unit::Hero(_) => HERO,
         Unit::Blip => BLIP,
+        Unit::Alien(_) => ALIEN,
     };
     base.bg_color(terrain_style(under).get_bg_color())
 }
@@ -267,6 +271,7 @@ pub fn legend(mission: &Mission, colour: bool) -> String {
         let style = match unit {
             Unit::Hero(_) => HERO,
             Unit::Blip => BLIP,
+            Unit::Alien(_) => ALIEN,
         };
         p.paint(style, unit.symbol());
         let t = mission.map.terrain(placement.at);
@@ -281,6 +286,49 @@ pub fn legend(mission: &Mission, colour: bool) -> String {
         ));
         p.newline();
     }
+    p.out
+}
+
+/// A one-line key to the map for the play screen.
+#[must_use]
+pub fn key(colour: bool) -> String {
+    let mut p = Painter {
+        out: String::new(),
+        colour,
+    };
+    p.plain("Key: ");
+    for (t, text) in [
+        (Terrain::Red, "red:Def-1"),
+        (Terrain::Green, "green"),
+        (Terrain::Yellow, "yellow"),
+        (Terrain::Building, "building"),
+        (Terrain::Solid, "solid"),
+    ] {
+        p.paint(terrain_style(t), t.symbol());
+        p.plain(format!(" {text} "));
+    }
+    p.paint(WALL, "|-");
+    p.plain(" wall ");
+    p.paint(GREEN_SIDE, ":=");
+    p.plain(" green side ");
+    p.paint(HERO, "1");
+    p.plain(" hero ");
+    p.paint(ALIEN, "A");
+    p.plain(" alien ");
+    p.paint(BLIP, "?");
+    p.plain(" Blip");
+    p.newline();
+    p.out
+}
+
+/// A unit's symbol painted as the map paints it (for tables beside the map).
+#[must_use]
+pub fn symbol(u: Unit, colour: bool) -> String {
+    let mut p = Painter {
+        out: String::new(),
+        colour,
+    };
+    p.paint(unit_style(u, Terrain::Plain), u.symbol());
     p.out
 }
 

@@ -20,6 +20,7 @@ mod engine;
 pub mod event;
 pub mod game;
 pub mod geom;
+pub mod legal;
 pub mod los;
 pub mod map;
 pub mod mission;

@@ -1,4 +1,10 @@
 //! One module per `overmind` subcommand, each with its clap arguments and a `run`.
 
+pub mod api;
+pub mod check;
 pub mod los;
 pub mod map;
+pub mod play;
+pub mod replay;
+pub mod simulate;
+pub mod test;

@@ -1,0 +1,318 @@
+//! `overmind play`: a game at the terminal or over JSON lines, each side a person or the AI,
+//! with the pack directories watched so edited scripts go live between actions.
+
+use crate::command::{self, text_of, Command};
+use crate::error::CliError;
+use crate::human::{Frontend, Human, Input, Note, Shared};
+use crate::json::Machine;
+use crate::packs;
+use crate::session::Session;
+use crate::terminal::Terminal;
+use crate::turn::Turn;
+use overmind_core::ai::{AiController, HeroAi, OvermindAi, Player};
+use overmind_core::{Action, Controller, Controllers, Side};
+use overmind_scripting::reload::Watcher;
+use std::cell::RefCell;
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::rc::Rc;
+use std::time::Duration;
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// The mission: an id of a pack's mission (`demo`, `small`) or a mission file.
+    #[arg(long, value_name = "ID|PATH", default_value = "demo")]
+    pub mission: String,
+    /// An expansion pack, loaded after the base pack (repeatable, in order).
+    #[arg(long = "pack", value_name = "DIR")]
+    pub packs: Vec<PathBuf>,
+    /// Who plays the Heroes.
+    #[arg(long, value_enum, default_value_t = Who::Human)]
+    pub heroes: Who,
+    /// Who plays the Overmind.
+    #[arg(long, value_enum, default_value_t = Who::Ai)]
+    pub overmind: Who,
+    /// The game's seed (dice, Blip contents); random when left out, and kept in saves.
+    #[arg(long, value_name = "N")]
+    pub seed: Option<u64>,
+    /// Save the game to PATH when it ends or is quit.
+    #[arg(long, value_name = "PATH")]
+    pub save: Option<PathBuf>,
+    /// Read commands line by line and write one JSON event per line (also when standard
+    /// input is not a terminal).
+    #[arg(long)]
+    pub json: bool,
+    /// Whose knowledge the output shows. Default: the Heroes' when a person plays them against
+    /// the AI, else everything.
+    #[arg(long, value_enum)]
+    pub view: Option<View>,
+    /// Do not watch the pack directories for edited scripts.
+    #[arg(long)]
+    pub no_watch: bool,
+}
+
+/// Who controls a side.
+#[derive(clap::ValueEnum, Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Who {
+    Human,
+    Ai,
+}
+
+impl Who {
+    fn name(self) -> &'static str {
+        match self {
+            Who::Human => "human",
+            Who::Ai => "ai",
+        }
+    }
+}
+
+/// Whose knowledge the output shows.
+#[derive(clap::ValueEnum, Copy, Clone, Debug, PartialEq, Eq)]
+pub enum View {
+    Heroes,
+    Overmind,
+}
+
+/// How often a waiting host looks for edited scripts.
+const POLL: Duration = Duration::from_millis(40);
+
+/// Most AI actions in one game: a guard against an AI that never ends its phase.
+const MAX_AI_ACTIONS: usize = 100_000;
+
+/// # Errors
+/// Pack or mission problems (exit 1), impossible options (exit 2), a save that cannot be
+/// written (exit 1).
+pub fn run(args: &Args) -> Result<(), CliError> {
+    let view = match args.view {
+        Some(View::Heroes) => Side::Heroes,
+        Some(View::Overmind) => Side::Overmind,
+        None if args.heroes == Who::Human && args.overmind == Who::Ai => Side::Heroes,
+        None => Side::Overmind,
+    };
+    if view == Side::Heroes && args.overmind == Who::Human {
+        return Err(CliError::Usage(
+            "--view heroes hides what the Overmind's player must see: play the Overmind with \
+             --view overmind, or let the AI play it (--overmind ai)"
+                .into(),
+        ));
+    }
+    let machine = args.json || !std::io::stdin().is_terminal();
+    let frontend: Box<dyn Frontend> = if machine {
+        let sides = (args.heroes.name(), args.overmind.name());
+        Box::new(Machine::new(Box::new(std::io::stdout()), view, sides))
+    } else {
+        let person = args.heroes == Who::Human || args.overmind == Who::Human;
+        Box::new(Terminal::new(
+            view,
+            crate::output::use_colour(false),
+            person,
+        ))
+    };
+    let frontend: Shared = Rc::new(RefCell::new(frontend));
+    let dirs = packs::dirs(&args.packs);
+    // Watch before loading, so an edit made while the packs load is not missed.
+    let watcher = if args.no_watch {
+        None
+    } else {
+        match Watcher::new(&dirs) {
+            Ok(w) => Some(w),
+            Err(e) => {
+                frontend
+                    .borrow_mut()
+                    .error(&format!("{e}; hot reload is off"), None);
+                None
+            }
+        }
+    };
+    let controller = |who: Who| -> Box<dyn Controller> {
+        match who {
+            Who::Human => Box::new(Human {
+                frontend: Rc::clone(&frontend),
+            }),
+            Who::Ai => Box::new(AiController),
+        }
+    };
+    let ctl = Controllers::new(controller(args.heroes), controller(args.overmind));
+    let seed = args.seed.unwrap_or_else(random_seed);
+    let mut session = Session::start(dirs, &args.mission, seed, ctl)?;
+    frontend.borrow_mut().started(&session);
+    let sides = [args.heroes, args.overmind];
+    let end = play(&mut session, &frontend, watcher.as_ref(), sides);
+    if let Some(reason) = end {
+        frontend.borrow_mut().note(Note::Quit, reason);
+    }
+    match &args.save {
+        Some(path) => save(&session, &frontend, path).map_err(CliError::Failed),
+        None => Ok(()),
+    }
+}
+
+/// A seed nobody chose: std's per-process random hasher keys, hashed.
+fn random_seed() -> u64 {
+    use std::hash::{BuildHasher, Hasher};
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    h.write_u64(0x6f76_6572_6d69_6e64);
+    h.finish()
+}
+
+/// Save the game and say so.
+///
+/// # Errors
+/// The save could not be written (also shown to the player).
+fn save(session: &Session, frontend: &Shared, path: &std::path::Path) -> Result<(), String> {
+    let mut f = frontend.borrow_mut();
+    match session.save().write(path) {
+        Ok(()) => {
+            f.note(Note::Saved, &path.display().to_string());
+            Ok(())
+        }
+        Err(m) => {
+            f.error(&m, None);
+            Err(m)
+        }
+    }
+}
+
+/// Play until the game ends (`None`) or the player leaves (`Some(reason)`).
+fn play(
+    session: &mut Session,
+    frontend: &Shared,
+    watcher: Option<&Watcher>,
+    sides: [Who; 2],
+) -> Option<&'static str> {
+    let (mut heroes, mut overmind) = (HeroAi, OvermindAi);
+    let mut dirty = true;
+    let mut ai_actions = 0;
+    loop {
+        if frontend.borrow().broken() {
+            return Some("the output was closed");
+        }
+        if let Some(w) = watcher {
+            reload(session, frontend, w);
+        }
+        let side = session.game.to_move()?;
+        let who = if side == Side::Heroes {
+            sides[0]
+        } else {
+            sides[1]
+        };
+        if who == Who::Ai {
+            ai_actions += 1;
+            if ai_actions > MAX_AI_ACTIONS {
+                frontend
+                    .borrow_mut()
+                    .error("the AI took too many actions without the game ending", None);
+                return Some("the AI made no progress");
+            }
+            let player: &mut dyn Player = if side == Side::Heroes {
+                &mut heroes
+            } else {
+                &mut overmind
+            };
+            let events = session.ai_step(player);
+            frontend.borrow_mut().events(session, &events);
+            dirty = true;
+            continue;
+        }
+        if dirty {
+            if let Some(turn) = Turn::of(&session.game, session.content()) {
+                frontend.borrow_mut().turn(session, &turn);
+            }
+            dirty = false;
+        }
+        let input = frontend.borrow_mut().read(side, POLL);
+        let line = match input {
+            Input::Idle => continue,
+            Input::Eof => return Some("end of input"),
+            Input::Line(l) => l,
+        };
+        match command::parse(&line, &session.names()) {
+            Err(e) => frontend
+                .borrow_mut()
+                .error(&e.message, e.suggestion.as_deref()),
+            Ok(Command::Quit) => return Some("quit"),
+            Ok(cmd) => dirty |= handle(session, frontend, side, cmd),
+        }
+    }
+}
+
+/// Carry out one command; true when the game changed.
+fn handle(session: &mut Session, frontend: &Shared, side: Side, cmd: Command) -> bool {
+    match cmd {
+        Command::Act(action) => match session.apply(action.clone()) {
+            Ok(events) => {
+                frontend.borrow_mut().events(session, &events);
+                return true;
+            }
+            Err(e) => {
+                let hint = nearest_legal(session, &action);
+                frontend.borrow_mut().error(&e.to_string(), hint.as_deref());
+            }
+        },
+        Command::Answer(_) => frontend.borrow_mut().error(
+            "no decision is waiting: a number answers a decision's options",
+            None,
+        ),
+        Command::Help(topic) => frontend
+            .borrow_mut()
+            .note(Note::Help, &command::help(topic.as_deref())),
+        Command::Map => frontend.borrow_mut().map(session),
+        Command::Status => frontend.borrow_mut().status(session),
+        Command::Log(n) => frontend.borrow_mut().log(session, n),
+        Command::Save(path) => {
+            // A failed save was shown to the player; the game goes on.
+            let _ = save(session, frontend, &path);
+        }
+        Command::Undo => match session.undo(side) {
+            Ok(r) => {
+                frontend
+                    .borrow_mut()
+                    .note(Note::Undone, &text_of(&r.action));
+                return true;
+            }
+            Err(m) => frontend
+                .borrow_mut()
+                .error(&format!("cannot undo: {m}"), None),
+        },
+        Command::Quit | Command::Nothing => {}
+    }
+    false
+}
+
+/// The legal action most like a refused one: same kind and unit, the nearest square or the
+/// first target.
+fn nearest_legal(session: &Session, refused: &Action) -> Option<String> {
+    let legal = session.game.legal_actions(session.content());
+    let same = |a: &Action| {
+        std::mem::discriminant(a) == std::mem::discriminant(refused) && a.actor() == refused.actor()
+    };
+    let to = match refused {
+        Action::Move { to, .. } | Action::Sprint { to, .. } => Some(*to),
+        _ => None,
+    };
+    let best = legal
+        .iter()
+        .filter(|a| same(a))
+        .min_by_key(|a| match (a, to) {
+            (Action::Move { to: t, .. } | Action::Sprint { to: t, .. }, Some(want)) => {
+                t.distance(want)
+            }
+            _ => 0,
+        });
+    best.map(text_of)
+}
+
+/// Apply edited scripts and show what happened; watcher problems are shown as warnings.
+fn reload(session: &mut Session, frontend: &Shared, watcher: &Watcher) {
+    let paths = watcher.poll();
+    if !paths.is_empty() {
+        let outcomes = session.reload(&paths);
+        if !outcomes.is_empty() {
+            frontend.borrow_mut().reloads(&outcomes);
+        }
+    }
+    for e in watcher.errors() {
+        frontend.borrow_mut().error(&format!("warning: {e}"), None);
+    }
+}

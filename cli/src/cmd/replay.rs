@@ -1,0 +1,117 @@
+//! `overmind replay SAVE`: re-run a saved game from its seed and records in this fresh process
+//! and confirm that every action does what it did and the game ends identically (exit 1 if
+//! not, naming the first action that differs).
+
+use crate::command::text_of;
+use crate::error::CliError;
+use crate::packs;
+use crate::save::{hash_events, Final, Save};
+use overmind_core::{Controllers, Game, Scripted, Side};
+use serde::Serialize;
+use std::path::PathBuf;
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// The saved game (written by `play --save PATH` or the `save PATH` command).
+    pub save: PathBuf,
+    /// Print the verdict as one JSON object.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// The verdict.
+#[derive(Serialize)]
+struct Verdict {
+    identical: bool,
+    actions: usize,
+    events: usize,
+    round: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    winner: Option<Side>,
+    /// The first difference, when there is one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    difference: Option<String>,
+}
+
+/// # Errors
+/// A bad save or pack (exit 1), or a replay that differs (exit 1).
+pub fn run(args: &Args) -> Result<(), CliError> {
+    let save = Save::read(&args.save)?;
+    let set = packs::load(&save.packs)?;
+    let mut game = set
+        .start(&save.mission, save.seed)
+        .map_err(packs::problems)?;
+    let difference = replay(&mut game, &save, &set.content);
+    let verdict = Verdict {
+        identical: difference.is_none(),
+        actions: game.record.len(),
+        events: game.log.len(),
+        round: game.state.round,
+        winner: game.state.outcome.as_ref().map(|o| o.winner),
+        difference: difference.clone(),
+    };
+    let shown = args.save.display();
+    if args.json {
+        let text = serde_json::to_string(&verdict).unwrap_or_default();
+        crate::output::print(&format!("{text}\n"))?;
+    } else if difference.is_none() {
+        let how = match &game.state.outcome {
+            Some(o) => format!(
+                "{} won ({})",
+                crate::describe::side_name(o.winner),
+                o.reason
+            ),
+            None => "the game was still going".to_string(),
+        };
+        crate::output::print(&format!(
+            "{shown}: replays identically: {} actions, {} events, round {}; {how}\n",
+            verdict.actions, verdict.events, verdict.round
+        ))?;
+    }
+    match difference {
+        None => Ok(()),
+        Some(d) if args.json => Err(CliError::Failed(format!("{shown}: {d}"))),
+        Some(d) => Err(CliError::Failed(format!(
+            "{shown}: does not replay identically: {d}"
+        ))),
+    }
+}
+
+/// Apply every saved record; the first difference, if any.
+fn replay(game: &mut Game, save: &Save, content: &overmind_core::Content) -> Option<String> {
+    for (i, r) in save.records.iter().enumerate() {
+        let answers = |who: Side| -> Vec<usize> {
+            r.answers
+                .iter()
+                .filter(|a| a.who == who)
+                .map(|a| a.index)
+                .collect()
+        };
+        let mut ctl = Controllers::new(
+            Box::new(Scripted::new(answers(Side::Heroes))),
+            Box::new(Scripted::new(answers(Side::Overmind))),
+        );
+        let what = format!(
+            "action {} ({}: {})",
+            i + 1,
+            r.side.name(),
+            text_of(&r.action)
+        );
+        match game.apply(r.action.clone(), content, &mut ctl) {
+            Ok(events) => {
+                if hash_events(&events) != r.events_hash {
+                    return Some(format!("{what} no longer has the same outcome"));
+                }
+            }
+            Err(e) => return Some(format!("{what} is now refused: {e}")),
+        }
+    }
+    let now = Final::of(game);
+    if now != save.end {
+        return Some(format!(
+            "the end differs: {} events (saved {}), round {} (saved {})",
+            now.events, save.end.events, now.round, save.end.round
+        ));
+    }
+    None
+}

@@ -1,0 +1,435 @@
+//! What a player types, parsed: game actions (`move captain 3,4`), host commands (`undo`,
+//! `save PATH`) and decision answers (a number). Mistakes get a message and, where a near
+//! miss is known, the corrected command as a suggestion.
+
+use crate::suggest::nearest;
+use overmind_core::{Action, Pos};
+use std::path::PathBuf;
+
+/// One parsed line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    Act(Action),
+    /// A bare number: the answer to a decision.
+    Answer(usize),
+    Help(Option<String>),
+    Map,
+    Status,
+    /// The last N events (all when `None`).
+    Log(Option<usize>),
+    Save(PathBuf),
+    Undo,
+    Quit,
+    /// A blank line.
+    Nothing,
+}
+
+/// Why a line was not understood.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseError {
+    pub message: String,
+    /// The line as it probably should have been.
+    pub suggestion: Option<String>,
+}
+
+impl ParseError {
+    fn new(message: impl Into<String>) -> ParseError {
+        ParseError {
+            message: message.into(),
+            suggestion: None,
+        }
+    }
+
+    fn suggest(mut self, s: Option<String>) -> ParseError {
+        self.suggestion = s;
+        self
+    }
+}
+
+impl std::fmt::Display for ParseError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)?;
+        if let Some(s) = &self.suggestion {
+            write!(f, " (did you mean `{s}`?)")?;
+        }
+        Ok(())
+    }
+}
+
+/// The words a line may start with, with their arguments, for help and suggestions.
+pub const COMMANDS: &[(&str, &str, &str)] = &[
+    (
+        "move",
+        "UNIT X,Y",
+        "Move up to the unit's Movement (a Blip: 5) to square X,Y",
+    ),
+    (
+        "sprint",
+        "UNIT X,Y",
+        "Sprint: half the Movement, rounded down (a different action from move)",
+    ),
+    (
+        "shoot",
+        "UNIT TARGET",
+        "Shoot a target in sight and range that is not adjacent",
+    ),
+    (
+        "melee",
+        "UNIT TARGET",
+        "Melee attack an adjacent target in sight",
+    ),
+    (
+        "overwatch",
+        "UNIT",
+        "Set Overwatch: full as the first action, weak as the second",
+    ),
+    (
+        "interact",
+        "UNIT",
+        "Interact: objectives, extraction, recovering from Stun",
+    ),
+    ("flip", "BLIP", "Flip a Blip Token (Overmind only)"),
+    (
+        "end",
+        "",
+        "End the current activation; with none under way, end the phase",
+    ),
+    ("help", "[COMMAND]", "This list, or one command's help"),
+    ("map", "", "Show the map again"),
+    ("status", "", "Units, health, and whose turn it is"),
+    ("log", "[N]", "The last N events (default 20)"),
+    ("save", "PATH", "Save the game to PATH"),
+    (
+        "undo",
+        "",
+        "Take back your last action, if it revealed nothing and rolled no dice",
+    ),
+    (
+        "quit",
+        "",
+        "Leave the game (saving first when --save was given)",
+    ),
+];
+
+const ALIASES: &[(&str, &str)] = &[
+    ("exit", "quit"),
+    ("q", "quit"),
+    ("?", "help"),
+    ("h", "help"),
+];
+
+/// Ids a command may name, for checks and suggestions.
+#[derive(Clone, Debug, Default)]
+pub struct Names {
+    /// Units, models and Blips on the map.
+    pub ids: Vec<String>,
+    /// The unit now activating: `move 3,4` means it.
+    pub active: Option<String>,
+}
+
+/// Parse one line. `names` checks the ids it names and suggests near misses.
+///
+/// # Errors
+/// The line is not a command; the error says why and may suggest a correction.
+pub fn parse(line: &str, names: &Names) -> Result<Command, ParseError> {
+    let line = line.trim();
+    if line.is_empty() {
+        return Ok(Command::Nothing);
+    }
+    if line.starts_with('{') {
+        // Programs may send an action as JSON, exactly as core serialises it.
+        return serde_json::from_str::<Action>(line)
+            .map(Command::Act)
+            .map_err(|e| ParseError::new(format!("not a JSON action: {e}")));
+    }
+    if let Ok(n) = line.parse::<usize>() {
+        return Ok(Command::Answer(n));
+    }
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let first = words[0].to_lowercase();
+    let word = ALIASES
+        .iter()
+        .find(|(a, _)| *a == first)
+        .map_or(first.as_str(), |(_, w)| *w);
+    let args = &words[1..];
+    let Some(&(name, usage, _)) = COMMANDS.iter().find(|(w, _, _)| *w == word) else {
+        let near = nearest(&first, COMMANDS.iter().map(|(w, _, _)| *w));
+        let suggestion = near.map(|w| {
+            std::iter::once(w)
+                .chain(args.iter().copied())
+                .collect::<Vec<_>>()
+                .join(" ")
+        });
+        return Err(ParseError::new(format!(
+            "unknown command `{}`; type `help` for the list",
+            words[0]
+        ))
+        .suggest(suggestion));
+    };
+    let usage_err = || ParseError::new(format!("usage: {name} {usage}"));
+    match name {
+        "move" | "sprint" => {
+            let (unit, square) = match args {
+                [sq] if names.active.is_some() => {
+                    (names.active.clone().unwrap_or_default(), (*sq).to_string())
+                }
+                [unit, sq] => (check_id(name, unit, names, args)?, (*sq).to_string()),
+                // `move captain 3, 4`
+                [unit, x, y] if x.ends_with(',') => {
+                    (check_id(name, unit, names, args)?, format!("{x}{y}"))
+                }
+                _ => return Err(usage_err()),
+            };
+            let to = square_of(&square).map_err(ParseError::new)?;
+            Ok(Command::Act(if name == "move" {
+                Action::Move { unit, to }
+            } else {
+                Action::Sprint { unit, to }
+            }))
+        }
+        "shoot" | "melee" => {
+            let (unit, target) = match args {
+                [t] if names.active.is_some() => (names.active.clone().unwrap_or_default(), *t),
+                [u, t] => (check_id(name, u, names, args)?, *t),
+                _ => return Err(usage_err()),
+            };
+            let target = check_id(name, target, names, args)?;
+            Ok(Command::Act(if name == "shoot" {
+                Action::Shoot { unit, target }
+            } else {
+                Action::Melee { unit, target }
+            }))
+        }
+        "overwatch" | "interact" | "flip" => {
+            let unit = match args {
+                [] if names.active.is_some() => names.active.clone().unwrap_or_default(),
+                [u] => check_id(name, u, names, args)?,
+                _ => return Err(usage_err()),
+            };
+            Ok(Command::Act(match name {
+                "overwatch" => Action::Overwatch { unit },
+                "interact" => Action::Interact { unit },
+                _ => Action::Flip { unit },
+            }))
+        }
+        "end" => no_args(args, Command::Act(Action::End), usage_err),
+        "help" => match args {
+            [] => Ok(Command::Help(None)),
+            [w] => Ok(Command::Help(Some((*w).to_string()))),
+            _ => Err(usage_err()),
+        },
+        "map" => no_args(args, Command::Map, usage_err),
+        "status" => no_args(args, Command::Status, usage_err),
+        "undo" => no_args(args, Command::Undo, usage_err),
+        "quit" => no_args(args, Command::Quit, usage_err),
+        "log" => match args {
+            [] => Ok(Command::Log(Some(20))),
+            ["all"] => Ok(Command::Log(None)),
+            [n] => n
+                .parse()
+                .map(|n| Command::Log(Some(n)))
+                .map_err(|_| ParseError::new(format!("`{n}` is not a number; usage: log [N|all]"))),
+            _ => Err(usage_err()),
+        },
+        "save" => match args {
+            [] => Err(usage_err()),
+            // A path may hold spaces: take the rest of the line as typed.
+            _ => Ok(Command::Save(PathBuf::from(line[words[0].len()..].trim()))),
+        },
+        _ => Err(usage_err()),
+    }
+}
+
+fn no_args(
+    args: &[&str],
+    c: Command,
+    usage: impl Fn() -> ParseError,
+) -> Result<Command, ParseError> {
+    if args.is_empty() {
+        Ok(c)
+    } else {
+        Err(usage())
+    }
+}
+
+/// An id the map knows, or an error suggesting the nearest one (in the whole line).
+fn check_id(cmd: &str, id: &str, names: &Names, args: &[&str]) -> Result<String, ParseError> {
+    if names.ids.is_empty() || names.ids.iter().any(|n| n == id) {
+        return Ok(id.to_string());
+    }
+    let near = nearest(id, names.ids.iter().map(String::as_str));
+    let suggestion = near.map(|n| {
+        let fixed: Vec<&str> = args.iter().map(|a| if *a == id { n } else { a }).collect();
+        format!("{cmd} {}", fixed.join(" "))
+    });
+    Err(ParseError::new(format!("no unit, model or Blip named `{id}`")).suggest(suggestion))
+}
+
+/// `X,Y` as a square.
+///
+/// # Errors
+/// What was expected.
+pub fn square_of(s: &str) -> Result<Pos, String> {
+    let expected = "expected a square X,Y such as 3,4 (0,0 is the top-left square)";
+    let (x, y) = s
+        .split_once(',')
+        .ok_or_else(|| format!("`{s}`: {expected}"))?;
+    match (x.trim().parse(), y.trim().parse()) {
+        (Ok(x), Ok(y)) => Ok(Pos::new(x, y)),
+        _ => Err(format!("`{s}`: {expected}")),
+    }
+}
+
+/// The text command for an action: what a player would type.
+#[must_use]
+pub fn text_of(a: &Action) -> String {
+    match a {
+        Action::Move { unit, to } => format!("move {unit} {to}"),
+        Action::Sprint { unit, to } => format!("sprint {unit} {to}"),
+        Action::Shoot { unit, target } => format!("shoot {unit} {target}"),
+        Action::Melee { unit, target } => format!("melee {unit} {target}"),
+        Action::Overwatch { unit } => format!("overwatch {unit}"),
+        Action::Interact { unit } => format!("interact {unit}"),
+        Action::Flip { unit } => format!("flip {unit}"),
+        Action::End => "end".to_string(),
+    }
+}
+
+/// The help text: every command, or one.
+#[must_use]
+pub fn help(topic: Option<&str>) -> String {
+    let rows = COMMANDS
+        .iter()
+        .filter(|(w, _, _)| topic.is_none_or(|t| t == *w));
+    let mut out = String::new();
+    for (w, args, what) in rows {
+        let usage = if args.is_empty() {
+            (*w).to_string()
+        } else {
+            format!("{w} {args}")
+        };
+        out.push_str(&format!("  {usage:<22} {what}\n"));
+    }
+    if out.is_empty() {
+        let near = topic.and_then(|t| nearest(t, COMMANDS.iter().map(|(w, _, _)| *w)));
+        return match near {
+            Some(n) => format!(
+                "no command `{}`; did you mean `{n}`?\n",
+                topic.unwrap_or_default()
+            ),
+            None => format!(
+                "no command `{}`; type `help` for the list\n",
+                topic.unwrap_or_default()
+            ),
+        };
+    }
+    if topic.is_none() {
+        out.push_str(
+            "  N                      At a decision: choose option N\n\n\
+             UNIT may be left out while a unit is activating (`move 3,4`). Squares are X,Y with\n\
+             0,0 the top-left. A model of an Alien Unit is UNIT.N (`b3.2`).\n",
+        );
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names() -> Names {
+        Names {
+            ids: vec!["captain".into(), "medic".into(), "b3".into(), "b3.1".into()],
+            active: None,
+        }
+    }
+
+    #[test]
+    fn actions_parse() {
+        let n = names();
+        assert_eq!(
+            parse("move captain 3,4", &n),
+            Ok(Command::Act(Action::Move {
+                unit: "captain".into(),
+                to: Pos::new(3, 4)
+            }))
+        );
+        assert_eq!(
+            parse("  shoot medic b3.1 ", &n),
+            Ok(Command::Act(Action::Shoot {
+                unit: "medic".into(),
+                target: "b3.1".into()
+            }))
+        );
+        assert_eq!(parse("end", &n), Ok(Command::Act(Action::End)));
+        assert_eq!(parse("2", &n), Ok(Command::Answer(2)));
+        assert_eq!(parse("", &n), Ok(Command::Nothing));
+        assert_eq!(parse("q", &n), Ok(Command::Quit));
+        assert_eq!(
+            parse("save my game.json", &n),
+            Ok(Command::Save("my game.json".into()))
+        );
+        assert_eq!(
+            parse(r#"{"action":"flip","unit":"b3"}"#, &n),
+            Ok(Command::Act(Action::Flip { unit: "b3".into() }))
+        );
+    }
+
+    #[test]
+    fn the_active_unit_may_be_left_out() {
+        let n = Names {
+            active: Some("captain".into()),
+            ..names()
+        };
+        assert_eq!(
+            parse("sprint 1,2", &n),
+            Ok(Command::Act(Action::Sprint {
+                unit: "captain".into(),
+                to: Pos::new(1, 2)
+            }))
+        );
+        assert_eq!(
+            parse("overwatch", &n),
+            Ok(Command::Act(Action::Overwatch {
+                unit: "captain".into()
+            }))
+        );
+    }
+
+    #[test]
+    fn typos_get_suggestions() {
+        let n = names();
+        let e = parse("mvoe captain 3,4", &n).unwrap_err();
+        assert_eq!(e.suggestion.as_deref(), Some("move captain 3,4"));
+        let e = parse("move captian 3,4", &n).unwrap_err();
+        assert!(e.message.contains("captian"), "{e}");
+        assert_eq!(e.suggestion.as_deref(), Some("move captain 3,4"));
+        let e = parse("move captain 3;4", &n).unwrap_err();
+        assert!(e.message.contains("X,Y"), "{e}");
+        let e = parse("shoot", &n).unwrap_err();
+        assert_eq!(e.message, "usage: shoot UNIT TARGET");
+        let e = parse("frobnicate", &n).unwrap_err();
+        assert_eq!(e.suggestion, None);
+    }
+
+    #[test]
+    fn every_action_round_trips_through_its_text() {
+        let n = names();
+        for a in [
+            Action::Move {
+                unit: "captain".into(),
+                to: Pos::new(1, 2),
+            },
+            Action::Melee {
+                unit: "captain".into(),
+                target: "b3".into(),
+            },
+            Action::Interact {
+                unit: "medic".into(),
+            },
+            Action::End,
+        ] {
+            assert_eq!(parse(&text_of(&a), &n), Ok(Command::Act(a)));
+        }
+    }
+}

@@ -1,0 +1,155 @@
+//! A person (or a program speaking for one) at the host: the [`Frontend`] both the terminal
+//! screen and the JSON stream implement, and the [`Controller`] that puts the rules' decisions
+//! to it.
+
+use crate::packs::Reload;
+use crate::session::Session;
+use crate::turn::Turn;
+use overmind_core::{Controller, Decision, Event, GameState, Side};
+use std::cell::RefCell;
+use std::rc::Rc;
+use std::time::Duration;
+
+/// What reading a line gave.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Input {
+    Line(String),
+    /// Nothing came within the wait; the host may reload scripts and ask again.
+    Idle,
+    /// The input is closed.
+    Eof,
+}
+
+/// Something said to the player that is not a game event.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Note {
+    Help,
+    Saved,
+    Undone,
+    Quit,
+}
+
+/// What the host shows and asks. The terminal draws a screen; the JSON stream writes events.
+pub trait Frontend {
+    /// The game has begun.
+    fn started(&mut self, s: &Session);
+    /// What an action did.
+    fn events(&mut self, s: &Session, events: &[Event]);
+    /// Scripts were reloaded.
+    fn reloads(&mut self, rs: &[Reload]);
+    /// A command was refused or not understood.
+    fn error(&mut self, message: &str, suggestion: Option<&str>);
+    /// A note: help text, a save, an undo.
+    fn note(&mut self, kind: Note, text: &str);
+    /// A human side is to act: show the situation.
+    fn turn(&mut self, s: &Session, turn: &Turn);
+    /// The state as the viewer may see it.
+    fn status(&mut self, s: &Session);
+    /// The map.
+    fn map(&mut self, s: &Session);
+    /// The last `n` events of the log (all for `None`).
+    fn log(&mut self, s: &Session, n: Option<usize>);
+    /// Read a command for `side`, waiting at most `wait` where the input allows.
+    fn read(&mut self, side: Side, wait: Duration) -> Input;
+    /// Put a decision to the player; the answer is an index into `d.options`.
+    fn decide(&mut self, state: &GameState, d: &Decision) -> usize;
+    /// Whether the output is gone (a closed pipe): the host stops.
+    fn broken(&self) -> bool;
+}
+
+/// The shared front end, as the play loop and the controllers hold it.
+pub type Shared = Rc<RefCell<Box<dyn Frontend>>>;
+
+/// Answers a side's decisions by asking the person at the front end.
+pub struct Human {
+    pub frontend: Shared,
+}
+
+impl Controller for Human {
+    fn decide(&mut self, state: &GameState, d: &Decision) -> usize {
+        // The play loop never holds the front end while the rules run, so this borrow is free;
+        // were it not, the first option is the rules' own fallback.
+        match self.frontend.try_borrow_mut() {
+            Ok(mut f) => f.decide(state, d),
+            Err(_) => 0,
+        }
+    }
+}
+
+/// Lines of standard input, read on a thread so that the host can wait with a timeout (and
+/// reload scripts meanwhile).
+pub struct Lines {
+    rx: std::sync::mpsc::Receiver<String>,
+}
+
+impl Lines {
+    /// Start reading standard input.
+    #[must_use]
+    pub fn stdin() -> Lines {
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let stdin = std::io::stdin();
+            let mut line = String::new();
+            loop {
+                line.clear();
+                match stdin.read_line(&mut line) {
+                    Ok(0) | Err(_) => break,
+                    Ok(_) => {
+                        if tx
+                            .send(line.trim_end_matches(['\n', '\r']).to_string())
+                            .is_err()
+                        {
+                            break;
+                        }
+                    }
+                }
+            }
+        });
+        Lines { rx }
+    }
+
+    /// The next line, waiting at most `wait`.
+    pub fn next(&self, wait: Duration) -> Input {
+        match self.rx.recv_timeout(wait) {
+            Ok(l) => Input::Line(l),
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => Input::Idle,
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => Input::Eof,
+        }
+    }
+
+    /// The next line, however long it takes.
+    pub fn wait(&self) -> Input {
+        match self.rx.recv() {
+            Ok(l) => Input::Line(l),
+            Err(_) => Input::Eof,
+        }
+    }
+}
+
+/// Parse a decision answer: the option's number as shown, 1 to `n`.
+///
+/// # Errors
+/// What was expected.
+pub fn answer(line: &str, n: usize) -> Result<usize, String> {
+    match line.trim().parse::<usize>() {
+        Ok(k) if (1..=n).contains(&k) => Ok(k - 1),
+        _ => Err(format!(
+            "`{}`: answer with the number of an option, 1 to {n}",
+            line.trim()
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::answer;
+
+    #[test]
+    fn answers_are_one_based() {
+        assert_eq!(answer("1", 3), Ok(0));
+        assert_eq!(answer(" 3 ", 3), Ok(2));
+        assert!(answer("0", 3).is_err());
+        assert!(answer("4", 3).is_err());
+        assert!(answer("two", 3).unwrap_err().contains("1 to 3"));
+    }
+}

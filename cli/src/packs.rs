@@ -1,0 +1,68 @@
+//! Finding the base pack and loading packs for a game: the one place the CLI talks to the
+//! scripting crate's loader, so the rest of the host sees plain `PackSet`s and problems.
+
+use crate::error::CliError;
+use std::path::{Path, PathBuf};
+
+pub use overmind_scripting::pack::{PackSet, Reload};
+pub use overmind_scripting::problem::Problem;
+
+/// The environment variable naming the base pack when there is no `behaviours/` here.
+pub const BASE_ENV: &str = "OVERMIND_BASE";
+
+/// The base pack the binary was built with.
+const BUILT_IN: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../behaviours");
+
+/// The base pack: `behaviours/` in the current directory, else `$OVERMIND_BASE`, else the one
+/// beside the sources the binary was built from.
+#[must_use]
+pub fn base_dir() -> PathBuf {
+    let here = PathBuf::from("behaviours");
+    if here.join("pack.toml").is_file() {
+        return here;
+    }
+    if let Some(dir) = std::env::var_os(BASE_ENV).filter(|v| !v.is_empty()) {
+        return PathBuf::from(dir);
+    }
+    PathBuf::from(BUILT_IN)
+}
+
+/// The base pack followed by the expansions, in load order, made absolute so that a save
+/// names them wherever it is replayed from.
+#[must_use]
+pub fn dirs(extra: &[PathBuf]) -> Vec<PathBuf> {
+    std::iter::once(base_dir())
+        .chain(extra.iter().cloned())
+        .map(|d| absolute(&d))
+        .collect()
+}
+
+/// `path` made absolute without resolving links (falls back to the path as given).
+#[must_use]
+pub fn absolute(path: &Path) -> PathBuf {
+    std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
+}
+
+/// Load `dirs` in order.
+///
+/// # Errors
+/// Every problem of every pack, as `path:line:column: message`.
+pub fn load(dirs: &[PathBuf]) -> Result<PackSet, CliError> {
+    PackSet::load(dirs).map_err(problems)
+}
+
+/// Problems as the CLI's error.
+#[must_use]
+pub fn problems(ps: Vec<Problem>) -> CliError {
+    CliError::Problems(ps.iter().map(ToString::to_string).collect())
+}
+
+/// A mission given as an id stays an id; a path is made absolute for saves.
+#[must_use]
+pub fn mission_ref(set: &PackSet, mission: &str) -> String {
+    if set.missions.contains_key(mission) {
+        mission.to_string()
+    } else {
+        absolute(Path::new(mission)).display().to_string()
+    }
+}

@@ -1,0 +1,205 @@
+//! One game being played by the host: the packs, the game, its starting state and the hashes
+//! a save needs, with the operations both front ends share: apply an action, let an AI act,
+//! undo, reload changed scripts, save.
+
+use crate::command::{text_of, Names};
+use crate::error::CliError;
+use crate::packs::{self, PackSet, Reload};
+use crate::save::{hash_events, Final, Save, SavedRecord, VERSION};
+use overmind_core::ai::Player;
+use overmind_core::{
+    Action, ActionError, Content, Controllers, Event, Game, GameState, Record, Side,
+};
+use std::path::PathBuf;
+
+/// A game in progress and everything needed to save, undo and replay it.
+pub struct Session {
+    pub packs: PackSet,
+    /// The mission as a save names it (an id, or an absolute path).
+    pub mission: String,
+    /// Pack directories in load order, the base pack first.
+    pub pack_dirs: Vec<PathBuf>,
+    pub seed: u64,
+    pub game: Game,
+    pub ctl: Controllers,
+    /// The state before the first action, for undo by replay.
+    start: GameState,
+    /// The mission's name as the log's first event gives it.
+    name: String,
+    /// Per record: the log's length before it and the hash of its events.
+    marks: Vec<(usize, String)>,
+}
+
+impl Session {
+    /// Load the packs and start the mission.
+    ///
+    /// # Errors
+    /// Problems of the packs or the mission, as `path:line:column: message`.
+    pub fn start(
+        pack_dirs: Vec<PathBuf>,
+        mission: &str,
+        seed: u64,
+        ctl: Controllers,
+    ) -> Result<Session, CliError> {
+        let packs = packs::load(&pack_dirs)?;
+        let game = packs.start(mission, seed).map_err(packs::problems)?;
+        let mission = packs::mission_ref(&packs, mission);
+        let name = match game.log.first() {
+            Some(Event::GameStarted { mission, .. }) => mission.clone(),
+            _ => mission.clone(),
+        };
+        Ok(Session {
+            packs,
+            mission,
+            pack_dirs,
+            seed,
+            start: game.state.clone(),
+            name,
+            game,
+            ctl,
+            marks: Vec::new(),
+        })
+    }
+
+    #[must_use]
+    pub fn content(&self) -> &Content {
+        &self.packs.content
+    }
+
+    /// The mission's name.
+    #[must_use]
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Apply an action of the side to move.
+    ///
+    /// # Errors
+    /// The rules refuse it; nothing changed.
+    pub fn apply(&mut self, action: Action) -> Result<Vec<Event>, ActionError> {
+        let before = self.game.log.len();
+        let events = self
+            .game
+            .apply(action, &self.packs.content, &mut self.ctl)?;
+        self.marks.push((before, hash_events(&events)));
+        Ok(events)
+    }
+
+    /// Let an AI take the next action of the side to move; an action the rules refuse becomes
+    /// `end`, which is always legal.
+    pub fn ai_step(&mut self, player: &mut dyn Player) -> Vec<Event> {
+        let action = player.next_action(&self.game, &self.packs.content);
+        match self.apply(action) {
+            Ok(events) => events,
+            Err(_) => self.apply(Action::End).unwrap_or_default(),
+        }
+    }
+
+    /// Take back `side`'s last action: only its own, and only when it revealed nothing and
+    /// rolled no dice. The game is rebuilt by replaying every earlier record from the start.
+    ///
+    /// # Errors
+    /// Why it cannot be undone.
+    pub fn undo(&mut self, side: Side) -> Result<Record, String> {
+        if self.game.state.is_over() {
+            return Err("the game is over".into());
+        }
+        let Some(last) = self.game.record.last().cloned() else {
+            return Err("nothing to undo: no action has been taken yet".into());
+        };
+        if last.side != side {
+            return Err(format!(
+                "the last action was {}'s ({}); you can only take back your own",
+                crate::describe::side_name(last.side),
+                text_of(&last.action)
+            ));
+        }
+        let Some(&(from, _)) = self.marks.last() else {
+            return Err("nothing to undo".into());
+        };
+        let events = &self.game.log[from..];
+        if events
+            .iter()
+            .any(|e| matches!(e, Event::BlipRevealed { .. }))
+        {
+            return Err(format!(
+                "`{}` revealed a Blip: what was seen cannot be unseen",
+                text_of(&last.action)
+            ));
+        }
+        if events.iter().any(|e| matches!(e, Event::Attack { .. })) {
+            return Err(format!(
+                "`{}` rolled dice: a roll cannot be taken back",
+                text_of(&last.action)
+            ));
+        }
+        let n = self.game.record.len() - 1;
+        let replayed = Game::replay(
+            self.start.clone(),
+            &self.name,
+            self.seed,
+            &self.game.record[..n],
+            &self.packs.content,
+        )
+        .map_err(|(i, e)| {
+            format!(
+                "cannot undo: earlier action {} no longer replays ({e})",
+                i + 1
+            )
+        })?;
+        if replayed.log[..] != self.game.log[..from] || replayed.record[..] != self.game.record[..n]
+        {
+            return Err("cannot undo: the scripts changed since, and the earlier actions no longer replay the same".into());
+        }
+        self.game = replayed;
+        self.marks.pop();
+        Ok(last)
+    }
+
+    /// Reload changed pack files, behaviours first; each outcome says what happened.
+    pub fn reload(&mut self, paths: &[PathBuf]) -> Vec<Reload> {
+        overmind_scripting::reload::apply(&mut self.packs, paths)
+    }
+
+    /// The ids a command may name.
+    #[must_use]
+    pub fn names(&self) -> Names {
+        let st = &self.game.state;
+        let mut ids: Vec<String> = Vec::new();
+        for u in &st.units {
+            ids.push(u.id.clone());
+            if u.models.len() > 1 || u.models.first().is_some_and(|m| m.id != u.id) {
+                ids.extend(u.models.iter().map(|m| m.id.clone()));
+            }
+        }
+        ids.extend(st.blips.iter().map(|b| b.id.clone()));
+        Names {
+            ids,
+            active: st.active.clone(),
+        }
+    }
+
+    /// The game as a save.
+    #[must_use]
+    pub fn save(&self) -> Save {
+        Save {
+            version: VERSION,
+            mission: self.mission.clone(),
+            packs: self.pack_dirs.clone(),
+            seed: self.seed,
+            records: self
+                .game
+                .record
+                .iter()
+                .zip(&self.marks)
+                .map(|(r, (_, hash))| SavedRecord {
+                    side: r.side,
+                    action: r.action.clone(),
+                    answers: r.answers.clone(),
+                    events_hash: hash.clone(),
+                })
+                .collect(),
+            end: Final::of(&self.game),
+        }
+    }
+}

@@ -1,0 +1,320 @@
+//! What `overmind simulate` counts: per game, read off the event log (who won, rounds, which
+//! behaviours fired and what they achieved, damage by alien type), then summed over games
+//! with Wilson confidence intervals for the win rates.
+
+use overmind_core::{AttackKind, Event, Side};
+use serde::Serialize;
+use std::collections::{BTreeMap, HashMap};
+
+/// One Alien Behaviour's record.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct BehaviourStats {
+    /// Times the Overmind chose it for a revealed unit.
+    pub chosen: u64,
+    /// Times it ran to the end.
+    pub performed: u64,
+    /// Times it failed and was rolled back.
+    pub failed: u64,
+    /// Damage Heroes took while it ran.
+    pub damage_dealt: u64,
+    /// Hero models killed while it ran.
+    pub hero_kills: u64,
+    /// Damage the performing side's models took while it ran (Overwatch, Free Attacks).
+    pub damage_taken: u64,
+}
+
+/// One Alien Type's record.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct AlienStats {
+    /// Units of it revealed.
+    pub revealed: u64,
+    /// Damage its units' attacks did.
+    pub damage_dealt: u64,
+    /// Damage its models took.
+    pub damage_taken: u64,
+    /// Its models killed.
+    pub models_lost: u64,
+    /// Hero models its units killed.
+    pub hero_kills: u64,
+}
+
+/// What one game came to.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct GameStats {
+    pub winner: Option<Side>,
+    pub rounds: u32,
+    pub behaviours: BTreeMap<String, BehaviourStats>,
+    pub skipped: u64,
+    pub aliens: BTreeMap<String, AlienStats>,
+}
+
+impl GameStats {
+    /// Read a finished game's log.
+    #[must_use]
+    pub fn of(log: &[Event], rounds: u32) -> GameStats {
+        let mut g = GameStats {
+            rounds,
+            ..GameStats::default()
+        };
+        let mut unit_type: HashMap<String, String> = HashMap::new();
+        let mut model_type: HashMap<String, String> = HashMap::new();
+        let mut running: Vec<String> = Vec::new();
+        for e in log {
+            match e {
+                Event::ModelsPlaced {
+                    unit,
+                    type_id,
+                    models,
+                } => {
+                    unit_type.insert(unit.clone(), type_id.clone());
+                    for m in models {
+                        model_type.insert(m.id.clone(), m.type_id.clone());
+                    }
+                    g.aliens.entry(type_id.clone()).or_default().revealed += 1;
+                }
+                Event::BehaviourChosen { behaviour, .. } => {
+                    g.behaviours.entry(behaviour.clone()).or_default().chosen += 1;
+                    running.push(behaviour.clone());
+                }
+                Event::BehaviourPerformed { behaviour, .. } => {
+                    g.behaviours.entry(behaviour.clone()).or_default().performed += 1;
+                    running.pop();
+                }
+                Event::BehaviourFailed { behaviour, .. } => {
+                    g.behaviours.entry(behaviour.clone()).or_default().failed += 1;
+                    running.pop();
+                }
+                Event::BehaviourSkipped { .. } => g.skipped += 1,
+                Event::Attack {
+                    attacker,
+                    damage,
+                    kind,
+                    ..
+                } if *kind != AttackKind::Fear => {
+                    if let Some(t) = unit_type.get(attacker) {
+                        g.aliens.entry(t.clone()).or_default().damage_dealt += u64::from(*damage);
+                    }
+                }
+                Event::Damage { model, amount, .. } => {
+                    let amount = u64::from(*amount);
+                    match model_type.get(model) {
+                        Some(t) => {
+                            g.aliens.entry(t.clone()).or_default().damage_taken += amount;
+                            if let Some(b) = running.last() {
+                                g.behaviours.entry(b.clone()).or_default().damage_taken += amount;
+                            }
+                        }
+                        None => {
+                            if let Some(b) = running.last() {
+                                g.behaviours.entry(b.clone()).or_default().damage_dealt += amount;
+                            }
+                        }
+                    }
+                }
+                Event::ModelKilled { model, by, .. } => match model_type.get(model) {
+                    Some(t) => g.aliens.entry(t.clone()).or_default().models_lost += 1,
+                    None => {
+                        if let Some(t) = by.as_ref().and_then(|u| unit_type.get(u)) {
+                            g.aliens.entry(t.clone()).or_default().hero_kills += 1;
+                        }
+                        if let Some(b) = running.last() {
+                            g.behaviours.entry(b.clone()).or_default().hero_kills += 1;
+                        }
+                    }
+                },
+                Event::GameOver { winner, .. } => g.winner = Some(*winner),
+                _ => {}
+            }
+        }
+        g
+    }
+}
+
+/// A win rate with its 95% Wilson score interval.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Rate {
+    pub count: u64,
+    pub rate: f64,
+    pub ci95: [f64; 2],
+}
+
+/// The Wilson score interval for `k` successes in `n` trials at z = 1.96.
+#[must_use]
+pub fn wilson(k: u64, n: u64) -> Rate {
+    if n == 0 {
+        return Rate {
+            count: k,
+            rate: 0.0,
+            ci95: [0.0, 1.0],
+        };
+    }
+    let z = 1.959_963_984_540_054_f64;
+    let (k, nf) = (k as f64, n as f64);
+    let p = k / nf;
+    let z2 = z * z;
+    let denom = 1.0 + z2 / nf;
+    let centre = (p + z2 / (2.0 * nf)) / denom;
+    let half = z * (p * (1.0 - p) / nf + z2 / (4.0 * nf * nf)).sqrt() / denom;
+    // At the ends the bounds are exactly 0 and 1; rounding would leave them a hair off.
+    let lo = if k == 0.0 {
+        0.0
+    } else {
+        (centre - half).max(0.0)
+    };
+    let hi = if k == nf {
+        1.0
+    } else {
+        (centre + half).min(1.0)
+    };
+    Rate {
+        count: k as u64,
+        rate: p,
+        ci95: [lo, hi],
+    }
+}
+
+/// Many games summed.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Totals {
+    pub games: u64,
+    pub heroes: u64,
+    pub overmind: u64,
+    pub unfinished: u64,
+    pub rounds: u64,
+    pub min_rounds: u32,
+    pub max_rounds: u32,
+    pub behaviours: BTreeMap<String, BehaviourStats>,
+    pub skipped: u64,
+    pub aliens: BTreeMap<String, AlienStats>,
+}
+
+impl Totals {
+    pub fn add(&mut self, g: &GameStats) {
+        if self.games == 0 || g.rounds < self.min_rounds {
+            self.min_rounds = g.rounds;
+        }
+        self.max_rounds = self.max_rounds.max(g.rounds);
+        self.games += 1;
+        match g.winner {
+            Some(Side::Heroes) => self.heroes += 1,
+            Some(Side::Overmind) => self.overmind += 1,
+            None => self.unfinished += 1,
+        }
+        self.rounds += u64::from(g.rounds);
+        self.skipped += g.skipped;
+        for (id, b) in &g.behaviours {
+            let t = self.behaviours.entry(id.clone()).or_default();
+            t.chosen += b.chosen;
+            t.performed += b.performed;
+            t.failed += b.failed;
+            t.damage_dealt += b.damage_dealt;
+            t.hero_kills += b.hero_kills;
+            t.damage_taken += b.damage_taken;
+        }
+        for (id, a) in &g.aliens {
+            let t = self.aliens.entry(id.clone()).or_default();
+            t.revealed += a.revealed;
+            t.damage_dealt += a.damage_dealt;
+            t.damage_taken += a.damage_taken;
+            t.models_lost += a.models_lost;
+            t.hero_kills += a.hero_kills;
+        }
+    }
+
+    #[must_use]
+    pub fn mean_rounds(&self) -> f64 {
+        if self.games == 0 {
+            0.0
+        } else {
+            self.rounds as f64 / self.games as f64
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wilson_matches_the_textbook() {
+        // 81 of 263: 0.2553 to 0.3662 (Wilson, 95%).
+        let r = wilson(81, 263);
+        assert!((r.ci95[0] - 0.2553).abs() < 1e-3, "{r:?}");
+        assert!((r.ci95[1] - 0.3662).abs() < 1e-3, "{r:?}");
+        let all = wilson(10, 10);
+        assert!(all.ci95[1] <= 1.0 && all.ci95[0] > 0.6, "{all:?}");
+        assert_eq!(wilson(0, 0).ci95, [0.0, 1.0]);
+        assert_eq!(wilson(0, 12).ci95[0], 0.0);
+        assert_eq!(wilson(12, 12).ci95[1], 1.0);
+    }
+
+    #[test]
+    fn a_log_is_counted() {
+        use overmind_core::event::PlacedModel;
+        use overmind_core::Pos;
+        let log = vec![
+            Event::ModelsPlaced {
+                unit: "b1".into(),
+                type_id: "stalker".into(),
+                models: vec![PlacedModel {
+                    id: "b1.1".into(),
+                    at: Pos::new(0, 0),
+                    type_id: "stalker".into(),
+                }],
+            },
+            Event::BehaviourChosen {
+                unit: "b1".into(),
+                behaviour: "rush".into(),
+                options: vec!["rush".into()],
+            },
+            Event::Damage {
+                model: "captain".into(),
+                amount: 2,
+                health: 6,
+            },
+            Event::Damage {
+                model: "b1.1".into(),
+                amount: 1,
+                health: 1,
+            },
+            Event::BehaviourPerformed {
+                unit: "b1".into(),
+                behaviour: "rush".into(),
+            },
+            Event::ModelKilled {
+                model: "b1.1".into(),
+                unit: "b1".into(),
+                by: Some("captain".into()),
+            },
+            Event::GameOver {
+                winner: Side::Heroes,
+                reason: "x".into(),
+            },
+        ];
+        let g = GameStats::of(&log, 3);
+        assert_eq!(g.winner, Some(Side::Heroes));
+        let rush = &g.behaviours["rush"];
+        assert_eq!(
+            (
+                rush.chosen,
+                rush.performed,
+                rush.damage_dealt,
+                rush.damage_taken
+            ),
+            (1, 1, 2, 1)
+        );
+        let s = &g.aliens["stalker"];
+        assert_eq!((s.revealed, s.damage_taken, s.models_lost), (1, 1, 1));
+        let mut t = Totals::default();
+        t.add(&g);
+        t.add(&GameStats {
+            rounds: 5,
+            ..GameStats::default()
+        });
+        assert_eq!(
+            (t.games, t.heroes, t.unfinished, t.min_rounds, t.max_rounds),
+            (2, 1, 1, 3, 5)
+        );
+        assert!((t.mean_rounds() - 4.0).abs() < 1e-9);
+    }
+}

@@ -1,0 +1,284 @@
+//! The terminal front end: a person at a keyboard. Line editing and history come from
+//! rustyline; the screen is redrawn after what changed, events read as sentences, decisions
+//! are numbered menus.
+
+use crate::describe;
+use crate::human::{answer, Frontend, Input, Lines, Note};
+use crate::packs::Reload;
+use crate::screen;
+use crate::session::Session;
+use crate::turn::Turn;
+use anstyle::{AnsiColor, Color, Style};
+use overmind_core::{Decision, Event, GameState, Side};
+use rustyline::error::ReadlineError;
+use rustyline::DefaultEditor;
+use std::io::Write;
+use std::time::Duration;
+
+/// Where lines come from: rustyline, or plain lines when it cannot start.
+enum Reader {
+    Edit(Box<DefaultEditor>),
+    Plain(Lines),
+}
+
+/// The terminal front end.
+pub struct Terminal {
+    reader: Reader,
+    colour: bool,
+    /// Whose eyes the screen is for.
+    view: Side,
+    broken: bool,
+    /// Event lines kept for the next screen, so that what just happened is shown right above
+    /// the prompt rather than scrolled away by the map.
+    pending: Vec<String>,
+    /// Keep event lines for the next screen (a person plays) or print them at once (watching
+    /// the AI play itself).
+    hold: bool,
+}
+
+/// Most event lines shown on a screen; `log` shows the rest.
+const MAX_HAPPENED: usize = 40;
+
+const ERROR: Style = Style::new()
+    .fg_color(Some(Color::Ansi(AnsiColor::BrightRed)))
+    .bold();
+const NOTE: Style = Style::new().fg_color(Some(Color::Ansi(AnsiColor::BrightYellow)));
+const STRONG: Style = Style::new().bold();
+
+impl Terminal {
+    #[must_use]
+    pub fn new(view: Side, colour: bool, hold: bool) -> Terminal {
+        let reader = match DefaultEditor::new() {
+            Ok(e) => Reader::Edit(Box::new(e)),
+            Err(_) => Reader::Plain(Lines::stdin()),
+        };
+        Terminal {
+            reader,
+            colour,
+            view,
+            broken: false,
+            pending: Vec::new(),
+            hold,
+        }
+    }
+
+    /// Print the event lines kept so far.
+    fn flush(&mut self) {
+        if !self.pending.is_empty() {
+            let text = std::mem::take(&mut self.pending).concat();
+            self.print(&text);
+        }
+    }
+
+    /// The kept event lines for a screen: the last [`MAX_HAPPENED`], and how many were left out.
+    fn happened(&mut self) -> String {
+        let lines = std::mem::take(&mut self.pending);
+        let skip = lines.len().saturating_sub(MAX_HAPPENED);
+        let mut out = String::new();
+        if skip > 0 {
+            out.push_str(&format!(
+                "  ({skip} earlier lines: type `log {}` to see them)\n",
+                lines.len()
+            ));
+        }
+        out.push_str(&lines[skip..].concat());
+        out
+    }
+
+    fn print(&mut self, text: &str) {
+        if self.broken {
+            return;
+        }
+        let mut out = std::io::stdout().lock();
+        if out
+            .write_all(text.as_bytes())
+            .and_then(|()| out.flush())
+            .is_err()
+        {
+            self.broken = true;
+        }
+    }
+
+    fn styled(&self, style: Style, text: &str) -> String {
+        if self.colour {
+            format!("{}{text}{}", style.render(), style.render_reset())
+        } else {
+            text.to_string()
+        }
+    }
+
+    fn line(&mut self, prompt: &str) -> Input {
+        match &mut self.reader {
+            Reader::Edit(ed) => match ed.readline(prompt) {
+                Ok(l) => {
+                    if !l.trim().is_empty() {
+                        let _ = ed.add_history_entry(l.as_str());
+                    }
+                    Input::Line(l)
+                }
+                // Ctrl-C drops the line being typed, as in a shell.
+                Err(ReadlineError::Interrupted) => Input::Line(String::new()),
+                Err(_) => Input::Eof,
+            },
+            Reader::Plain(lines) => {
+                let mut out = std::io::stdout().lock();
+                if out
+                    .write_all(prompt.as_bytes())
+                    .and_then(|()| out.flush())
+                    .is_err()
+                {
+                    self.broken = true;
+                }
+                lines.wait()
+            }
+        }
+    }
+
+    fn event_lines(&self, events: &[Event]) -> Vec<String> {
+        let mut out = Vec::new();
+        for e in events {
+            let Some(text) = describe::event(e) else {
+                continue;
+            };
+            let strong = matches!(
+                e,
+                Event::BlipRevealed { .. }
+                    | Event::GameOver { .. }
+                    | Event::ModelKilled { .. }
+                    | Event::BehaviourFailed { .. }
+            );
+            let text = if strong {
+                self.styled(STRONG, &text)
+            } else {
+                text
+            };
+            out.push(format!("  {text}\n"));
+        }
+        out
+    }
+}
+
+impl Frontend for Terminal {
+    fn started(&mut self, s: &Session) {
+        let text = format!(
+            "Type `help` for the commands. You see the game as {}.\n",
+            describe::side_name(self.view)
+        );
+        self.print(&text);
+        let lines = self.event_lines(&s.game.log);
+        self.pending.extend(lines);
+        if !self.hold {
+            self.flush();
+        }
+    }
+
+    fn events(&mut self, _: &Session, events: &[Event]) {
+        let lines = self.event_lines(events);
+        self.pending.extend(lines);
+        let over = events.iter().any(|e| matches!(e, Event::GameOver { .. }));
+        if over || !self.hold {
+            self.flush();
+        }
+    }
+
+    fn reloads(&mut self, rs: &[Reload]) {
+        let mut text = String::new();
+        for r in rs {
+            let style = if matches!(r, Reload::Failed(_)) {
+                ERROR
+            } else {
+                NOTE
+            };
+            text.push_str(&self.styled(style, &format!("reload: {r}")));
+            text.push('\n');
+        }
+        self.print(&text);
+    }
+
+    fn error(&mut self, message: &str, suggestion: Option<&str>) {
+        let mut text = self.styled(ERROR, &format!("error: {message}"));
+        if let Some(s) = suggestion {
+            text.push_str(&format!("\n  did you mean: {s}"));
+        }
+        text.push('\n');
+        self.print(&text);
+    }
+
+    fn note(&mut self, kind: Note, text: &str) {
+        if kind == Note::Quit {
+            self.flush();
+        }
+        let line = match kind {
+            Note::Help => text.to_string(),
+            Note::Saved => self.styled(NOTE, &format!("saved to {text}\n")),
+            Note::Undone => self.styled(NOTE, &format!("undone: {text}\n")),
+            Note::Quit => self.styled(NOTE, &format!("{text}\n")),
+        };
+        self.print(&line);
+    }
+
+    fn turn(&mut self, s: &Session, turn: &Turn) {
+        let state = s.game.state.view(self.view);
+        let happened = self.happened();
+        let text = screen::turn_screen(s.name(), &state, turn, &happened, self.colour);
+        self.print(&text);
+    }
+
+    fn status(&mut self, s: &Session) {
+        let state = s.game.state.view(self.view);
+        let mut text = screen::units(&state, self.colour);
+        if let Some(t) = Turn::of(&s.game, s.content()) {
+            text.push_str(&t.status_line());
+            text.push('\n');
+        }
+        self.print(&text);
+    }
+
+    fn map(&mut self, s: &Session) {
+        let state = s.game.state.view(self.view);
+        let text = format!(
+            "{}{}",
+            screen::board(&state, self.colour),
+            crate::render::key(self.colour)
+        );
+        self.print(&text);
+    }
+
+    fn log(&mut self, s: &Session, n: Option<usize>) {
+        let log = &s.game.log;
+        let from = n.map_or(0, |n| log.len().saturating_sub(n));
+        let text = self.event_lines(&log[from..]).concat();
+        self.print(&text);
+    }
+
+    fn read(&mut self, side: Side, _: Duration) -> Input {
+        self.line(&format!("{}> ", side.name()))
+    }
+
+    fn decide(&mut self, _: &GameState, d: &Decision) -> usize {
+        // What led to the question comes first.
+        self.flush();
+        let mut text = format!(
+            "Decision for {}: {}\n",
+            describe::side_name(d.who),
+            d.prompt
+        );
+        for (i, o) in d.options.iter().enumerate() {
+            text.push_str(&format!("  {}) {o}\n", i + 1));
+        }
+        self.print(&text);
+        loop {
+            match self.line(&format!("choose 1-{}> ", d.options.len())) {
+                Input::Line(l) => match answer(&l, d.options.len()) {
+                    Ok(i) => return i,
+                    Err(m) => self.error(&m, None),
+                },
+                Input::Eof | Input::Idle => return 0,
+            }
+        }
+    }
+
+    fn broken(&self) -> bool {
+        self.broken
+    }
+}

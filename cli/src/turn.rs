@@ -1,0 +1,136 @@
+//! Whose turn it is and what they may do, in one shape shared by the terminal screen and the
+//! JSON `your_turn` event: the round, the phase, the activating unit with its actions left, and
+//! the legal actions grouped by unit and kind.
+
+use overmind_core::state::ActionKind;
+use overmind_core::{Action, Content, Game, Phase, Pos, Side};
+use serde::Serialize;
+
+/// Legal actions of one kind for one unit, model or Blip.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct LegalGroup {
+    /// The action word, as typed (`move`, `shoot`, … `end`).
+    pub action: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unit: Option<String>,
+    /// Squares a move or sprint may end on.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub to: Vec<Pos>,
+    /// Targets an attack may name.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub targets: Vec<String>,
+}
+
+/// The turn, as a player sees it.
+#[derive(Clone, Debug, Serialize)]
+pub struct Turn {
+    pub side: Side,
+    pub round: u32,
+    pub max_rounds: u32,
+    /// The unit or Blip now activating.
+    pub active: Option<String>,
+    /// Actions the active unit has left (of 2).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub actions_left: Option<u32>,
+    /// Actions the active unit has taken in this activation.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub used: Vec<ActionKind>,
+    pub legal: Vec<LegalGroup>,
+}
+
+impl Turn {
+    /// The turn of the side to move, or `None` when the game is over.
+    #[must_use]
+    pub fn of(game: &Game, content: &Content) -> Option<Turn> {
+        let side = match game.state.phase {
+            Phase::Heroes => Side::Heroes,
+            Phase::Overmind => Side::Overmind,
+            Phase::Over => return None,
+        };
+        let st = &game.state;
+        let used: Vec<ActionKind> = match &st.active {
+            Some(id) => st
+                .unit(id)
+                .map(|u| u.used.clone())
+                .or_else(|| st.blip(id).map(|b| b.used.clone()))
+                .unwrap_or_default(),
+            None => Vec::new(),
+        };
+        Some(Turn {
+            side,
+            round: st.round,
+            max_rounds: st.max_rounds,
+            active: st.active.clone(),
+            actions_left: st
+                .active
+                .as_ref()
+                .map(|_| 2u32.saturating_sub(used.len() as u32)),
+            used,
+            legal: group(&game.legal_actions(content)),
+        })
+    }
+
+    /// One line: who is activating and with how many actions left.
+    #[must_use]
+    pub fn status_line(&self) -> String {
+        let phase = crate::describe::title(self.side);
+        match (&self.active, self.actions_left) {
+            (Some(a), Some(left)) => {
+                let used: Vec<&str> = self.used.iter().map(|k| k.name()).collect();
+                let used = if used.is_empty() {
+                    String::new()
+                } else {
+                    format!("; used: {}", used.join(", "))
+                };
+                format!(
+                    "Round {}/{} · {phase} phase · {a} is activating: {left} action{} left{used}",
+                    self.round,
+                    self.max_rounds,
+                    if left == 1 { "" } else { "s" }
+                )
+            }
+            _ => format!(
+                "Round {}/{} · {phase} phase · choose a unit to activate",
+                self.round, self.max_rounds
+            ),
+        }
+    }
+}
+
+/// Actions grouped by (word, unit), in the order they came.
+#[must_use]
+pub fn group(actions: &[Action]) -> Vec<LegalGroup> {
+    let mut out: Vec<LegalGroup> = Vec::new();
+    for a in actions {
+        let (word, unit, to, target) = match a {
+            Action::Move { unit, to } => ("move", Some(unit), Some(*to), None),
+            Action::Sprint { unit, to } => ("sprint", Some(unit), Some(*to), None),
+            Action::Shoot { unit, target } => ("shoot", Some(unit), None, Some(target)),
+            Action::Melee { unit, target } => ("melee", Some(unit), None, Some(target)),
+            Action::Overwatch { unit } => ("overwatch", Some(unit), None, None),
+            Action::Interact { unit } => ("interact", Some(unit), None, None),
+            Action::Flip { unit } => ("flip", Some(unit), None, None),
+            Action::End => ("end", None, None, None),
+        };
+        let unit = unit.cloned();
+        let i = match out.iter().position(|g| g.action == word && g.unit == unit) {
+            Some(i) => i,
+            None => {
+                out.push(LegalGroup {
+                    action: word,
+                    unit,
+                    to: Vec::new(),
+                    targets: Vec::new(),
+                });
+                out.len() - 1
+            }
+        };
+        if let Some(p) = to {
+            out[i].to.push(p);
+        }
+        if let Some(t) = target {
+            out[i].targets.push(t.clone());
+        }
+    }
+    out
+}

@@ -1,0 +1,83 @@
+//! An interactive game in a pseudo-terminal: the real binary with rustyline, typed at like a
+//! person would — a typo and its suggestion, moves, Overwatch, history recall with the Up
+//! arrow, ending activations and the phase, the Overmind's reply, `status` and `quit`.
+
+mod common;
+
+use common::*;
+use expectrl::session::OsSession;
+use expectrl::{Eof, Expect, Session};
+use std::process::Command;
+use std::time::Duration;
+
+/// The binary in a new pseudo-terminal, or `None` (with the reason printed) where the system
+/// has none to give.
+fn spawn(args: &[&str]) -> Option<OsSession> {
+    let mut cmd = Command::new(BIN);
+    cmd.args(args)
+        .current_dir(root())
+        .env("NO_COLOR", "1")
+        .env("TERM", "xterm")
+        .env_remove("OVERMIND_BASE");
+    match Session::spawn(cmd) {
+        Ok(mut s) => {
+            s.set_expect_timeout(Some(Duration::from_secs(60)));
+            Some(s)
+        }
+        Err(e) => {
+            eprintln!("skipped: cannot open a pseudo-terminal: {e}");
+            None
+        }
+    }
+}
+
+fn expect(s: &mut OsSession, text: &str) {
+    if let Err(e) = s.expect(text) {
+        panic!("waiting for {text:?}: {e}");
+    }
+}
+
+#[test]
+fn a_person_plays_several_activations() {
+    let Some(mut s) = spawn(&["play", "--seed", "11", "--no-watch"]) else {
+        return;
+    };
+    expect(&mut s, "Type `help` for the commands");
+    expect(&mut s, "choose a unit to activate");
+    expect(&mut s, "heroes> ");
+
+    s.send_line("mvoe captain 2,14").expect("type");
+    expect(&mut s, "unknown command `mvoe`");
+    expect(&mut s, "did you mean: move captain 2,14");
+
+    s.send_line("move captain 2,14").expect("type");
+    expect(&mut s, "captain moves from 2,17 to 2,14");
+    expect(&mut s, "captain is activating: 1 action left; used: move");
+
+    s.send_line("overwatch").expect("type");
+    expect(&mut s, "captain sets weak Overwatch");
+    expect(&mut s, "captain is done");
+    expect(&mut s, "heroes> ");
+
+    // Up arrow: the last line again (`overwatch`, which now names no active unit).
+    s.send("\x1b[A").expect("type");
+    s.send("\r").expect("type");
+    expect(&mut s, "usage: overwatch UNIT");
+
+    s.send_line("move medic 1,15").expect("type");
+    expect(&mut s, "medic moves from 1,18 to 1,15");
+    s.send_line("end").expect("type");
+    expect(&mut s, "medic is done");
+    s.send_line("end").expect("type");
+    expect(&mut s, "--- Overmind phase ---");
+    expect(&mut s, "=== Round 2 ===");
+    expect(&mut s, "heroes> ");
+
+    s.send_line("status").expect("type");
+    expect(&mut s, "captain");
+    expect(&mut s, "Round 2/12");
+
+    s.send_line("quit").expect("type");
+    expect(&mut s, "quit");
+    s.expect(Eof).expect("the game ends");
+}

@@ -1,0 +1,221 @@
+//! The actions the side to move may take now, for hosts that list them (the CLI's prompt, the
+//! JSON `your_turn` event). The rules stay the one judge: every kind of action is tried on a
+//! copy of the state, so this list cannot disagree with [`Game::apply`].
+
+use crate::action::Action;
+use crate::content::Content;
+use crate::decision::{Controllers, FirstOption};
+use crate::game::Game;
+use crate::geom::Pos;
+use crate::movement::reachable;
+use crate::rules::Rules;
+use crate::state::{ActionKind, Side};
+
+impl Game {
+    /// Every action the side to move may take now, `End` last. Moves list every square the
+    /// named unit, model or Blip can reach; attacks every target the rules accept. Empty when
+    /// the game is over.
+    ///
+    /// Legality never depends on what a face-down Blip holds, so the list is safe to show the
+    /// Heroes. Trying an action here asks no controller: decisions inside it take option 0.
+    #[must_use]
+    pub fn legal_actions(&self, content: &Content) -> Vec<Action> {
+        let Some(side) = self.to_move() else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for actor in self.actors(side) {
+            self.legal_for(content, side, &actor, &mut out);
+        }
+        out.push(Action::End);
+        out
+    }
+
+    /// Units, models and Blips of `side` that may act: the active one first, then every one
+    /// that has not activated this round.
+    fn actors(&self, side: Side) -> Vec<Actor> {
+        let st = &self.state;
+        let mut out: Vec<Actor> = Vec::new();
+        let active = st.active.as_deref();
+        let units = st.units.iter().filter(|u| {
+            u.side == side
+                && u.alive()
+                && !u.extracted
+                && (!u.activated || active == Some(u.id.as_str()))
+        });
+        for u in units {
+            let models = u
+                .models
+                .iter()
+                .map(|m| (m.id.clone(), m.pos, m.kind.clone()))
+                .collect();
+            out.push(Actor::Unit {
+                id: u.id.clone(),
+                models,
+            });
+        }
+        if side == Side::Overmind {
+            for b in st
+                .blips
+                .iter()
+                .filter(|b| !b.activated || active == Some(b.id.as_str()))
+            {
+                out.push(Actor::Blip {
+                    id: b.id.clone(),
+                    at: b.pos,
+                });
+            }
+        }
+        // The active one first.
+        out.sort_by_key(|a| Some(a.id()) != active);
+        out
+    }
+
+    /// Whether `action` would be accepted now.
+    fn accepts(&self, content: &Content, action: &Action) -> bool {
+        let mut g = Game {
+            state: self.state.clone(),
+            log: Vec::new(),
+            record: Vec::new(),
+        };
+        let mut ctl = Controllers::new(Box::new(FirstOption), Box::new(FirstOption));
+        g.apply(action.clone(), content, &mut ctl).is_ok()
+    }
+
+    fn legal_for(&self, content: &Content, side: Side, actor: &Actor, out: &mut Vec<Action>) {
+        let st = &self.state;
+        let obstacles = st.compute_obstacles();
+        match actor {
+            Actor::Blip { id, at } => {
+                let mv = st.rules.blip_movement;
+                for (kind, steps) in [
+                    (ActionKind::Move, mv),
+                    (ActionKind::Sprint, Rules::sprint(mv)),
+                ] {
+                    let squares: Vec<Pos> = reachable(&st.map, &obstacles, *at, steps)
+                        .into_iter()
+                        .filter(|&(p, s)| s > 0 && p != *at)
+                        .map(|(p, _)| p)
+                        .collect();
+                    self.moves(content, id, kind, &squares, out);
+                }
+                let flip = Action::Flip { unit: id.clone() };
+                if self.accepts(content, &flip) {
+                    out.push(flip);
+                }
+            }
+            Actor::Unit { id, models } => {
+                let single = models.len() == 1;
+                for (model, at, kind_id) in models {
+                    let name = if single { id.clone() } else { model.clone() };
+                    let movement = match side {
+                        Side::Heroes => content.heroes.get(kind_id).map_or(0, |p| p.movement),
+                        Side::Overmind => content.aliens.get(kind_id).map_or(0, |t| t.movement),
+                    };
+                    let status = st
+                        .find_model(model)
+                        .map(|(_, m)| m.status.clone())
+                        .unwrap_or_default();
+                    for (kind, steps) in [
+                        (ActionKind::Move, movement),
+                        (ActionKind::Sprint, Rules::sprint(movement)),
+                    ] {
+                        let squares: Vec<Pos> = if status.knocked_down {
+                            // The Move is spent standing up, wherever it names.
+                            vec![*at]
+                        } else {
+                            reachable(&st.map, &obstacles, *at, steps)
+                                .into_iter()
+                                .filter(|&(p, s)| s > 0 && p != *at)
+                                .map(|(p, _)| p)
+                                .collect()
+                        };
+                        self.moves(content, &name, kind, &squares, out);
+                    }
+                }
+                let targets: Vec<String> = st
+                    .units
+                    .iter()
+                    .filter(|u| u.side != side)
+                    .flat_map(|u| u.models.iter().map(|m| m.id.clone()))
+                    .chain(st.blips.iter().map(|b| b.id.clone()))
+                    .collect();
+                for t in &targets {
+                    for a in [
+                        Action::Shoot {
+                            unit: id.clone(),
+                            target: t.clone(),
+                        },
+                        Action::Melee {
+                            unit: id.clone(),
+                            target: t.clone(),
+                        },
+                    ] {
+                        if self.accepts(content, &a) {
+                            out.push(a);
+                        }
+                    }
+                }
+                for a in [
+                    Action::Overwatch { unit: id.clone() },
+                    Action::Interact { unit: id.clone() },
+                ] {
+                    if self.accepts(content, &a) {
+                        out.push(a);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Moves of one kind to `squares`: the kind is tried once (activation and two-different-
+    /// actions rules, status), the squares come from the same path search the rules use.
+    fn moves(
+        &self,
+        content: &Content,
+        name: &str,
+        kind: ActionKind,
+        squares: &[Pos],
+        out: &mut Vec<Action>,
+    ) {
+        let mut squares = squares.to_vec();
+        squares.sort_by_key(|p| (p.y, p.x));
+        let make = |to: Pos| match kind {
+            ActionKind::Sprint => Action::Sprint {
+                unit: name.to_string(),
+                to,
+            },
+            _ => Action::Move {
+                unit: name.to_string(),
+                to,
+            },
+        };
+        let Some(&first) = squares.first() else {
+            return;
+        };
+        if !self.accepts(content, &make(first)) {
+            return;
+        }
+        out.extend(squares.into_iter().map(make));
+    }
+}
+
+/// Something of the side to move that may act.
+enum Actor {
+    Unit {
+        id: String,
+        models: Vec<(String, Pos, String)>,
+    },
+    Blip {
+        id: String,
+        at: Pos,
+    },
+}
+
+impl Actor {
+    fn id(&self) -> &str {
+        match self {
+            Actor::Unit { id, .. } | Actor::Blip { id, .. } => id,
+        }
+    }
+}
