@@ -8,7 +8,7 @@ use crate::geom::Pos;
 use crate::los::LineOfSight;
 use crate::map::Obstacles;
 use crate::movement::{adjacent, reachable, towards, Goal};
-use crate::state::{ActionKind, GameState, Objective, Side, Unit};
+use crate::state::{ActionKind, Blip, GameState, Objective, Side, Unit};
 
 /// Chooses a side's next action.
 pub trait Player {
@@ -140,30 +140,48 @@ fn step_towards(
     (t.steps > 0 && end != from).then_some(end)
 }
 
+/// The active unit's next action, else the first unit (in `order`) with something to do;
+/// `End` when nothing is left worth doing. A unit with nothing to do is skipped, not ended,
+/// since `End` with no activation under way ends the whole phase.
+fn next_of<'a>(
+    state: &'a GameState,
+    order: impl Iterator<Item = &'a str>,
+    mut plan: impl FnMut(&'a str) -> Option<Action>,
+) -> Action {
+    if let Some(id) = state.active.as_deref() {
+        return plan(id).unwrap_or(Action::End);
+    }
+    order.filter_map(&mut plan).next().unwrap_or(Action::End)
+}
+
 impl Player for HeroAi {
     fn next_action(&mut self, game: &Game, content: &Content) -> Action {
         let state = &game.state;
         let o = state.compute_obstacles();
-        let unit = match &state.active {
-            Some(id) => state.unit(id),
-            None => state
-                .units
-                .iter()
-                .find(|u| u.side == Side::Heroes && u.alive() && !u.extracted && !u.activated),
-        };
-        let Some(u) = unit else { return Action::End };
-        let Some(m) = u.models.first() else {
-            return Action::End;
-        };
+        let order = state
+            .units
+            .iter()
+            .filter(|u| u.side == Side::Heroes && u.alive() && !u.extracted && !u.activated)
+            .map(|u| u.id.as_str());
+        next_of(state, order, |id| {
+            state
+                .unit(id)
+                .and_then(|u| hero_plan(state, content, &o, u))
+        })
+    }
+}
+
+/// What a Hero does next in its activation, if anything.
+fn hero_plan(state: &GameState, content: &Content, o: &Obstacles, u: &Unit) -> Option<Action> {
+    {
+        let o = o.clone();
+        let m = u.models.first()?;
         if u.used.len() >= 2 {
-            return Action::End;
+            return None;
         }
         if m.status.stunned {
-            return if u.used.contains(&ActionKind::Interact) {
-                Action::End
-            } else {
-                Action::Interact { unit: u.id.clone() }
-            };
+            return (!u.used.contains(&ActionKind::Interact))
+                .then(|| Action::Interact { unit: u.id.clone() });
         }
         // Objective squares.
         let (goal_squares, interact_here) = match &state.objective {
@@ -188,7 +206,7 @@ impl Player for HeroAi {
             _ => (Vec::new(), false),
         };
         if interact_here && !u.used.contains(&ActionKind::Interact) {
-            return Action::Interact { unit: u.id.clone() };
+            return Some(Action::Interact { unit: u.id.clone() });
         }
         let enemies: Vec<(String, Pos)> = state
             .units
@@ -198,7 +216,7 @@ impl Player for HeroAi {
             .chain(state.blips.iter().map(|b| (b.id.clone(), b.pos)))
             .collect();
         if let Some(a) = attack_action(state, content, u, &o, &enemies) {
-            return a;
+            return Some(a);
         }
         let movement = content.heroes.get(&m.kind).map_or(4, |p| p.movement);
         if !u.used.contains(&ActionKind::Move) && !m.status.knocked_down {
@@ -231,26 +249,23 @@ impl Player for HeroAi {
                 )
             };
             if let Some(to) = dest {
-                return Action::Move {
+                return Some(Action::Move {
                     unit: u.id.clone(),
                     to,
-                };
+                });
             }
         } else if m.status.knocked_down && !u.used.contains(&ActionKind::Move) {
-            return Action::Move {
+            return Some(Action::Move {
                 unit: u.id.clone(),
                 to: m.pos,
-            };
+            });
         }
-        if !u.used.contains(&ActionKind::Overwatch)
-            && content
-                .heroes
-                .get(&m.kind)
-                .is_some_and(|p| p.shoot.is_some())
-        {
-            return Action::Overwatch { unit: u.id.clone() };
-        }
-        Action::End
+        let can_shoot = content
+            .heroes
+            .get(&m.kind)
+            .is_some_and(|p| p.shoot.is_some());
+        (!u.used.contains(&ActionKind::Overwatch) && can_shoot)
+            .then(|| Action::Overwatch { unit: u.id.clone() })
     }
 }
 
@@ -263,100 +278,107 @@ impl Player for OvermindAi {
         if heroes.is_empty() {
             return Action::End;
         }
-        // Continue the active unit, else the first that has not activated.
-        let active = state.active.clone();
-        let next_blip = state
+        let blips = state
             .blips
             .iter()
-            .find(|b| active.as_deref().map_or(!b.activated, |a| a == b.id));
-        if let Some(b) = next_blip {
-            if !b.used.is_empty() {
-                return Action::End;
+            .filter(|b| !b.activated)
+            .map(|b| b.id.as_str());
+        let units = state
+            .units
+            .iter()
+            .filter(|u| u.side == Side::Overmind && u.alive() && !u.activated)
+            .map(|u| u.id.as_str());
+        next_of(state, blips.chain(units), |id| {
+            if let Some(b) = state.blip(id) {
+                blip_plan(state, &o, &heroes, b)
+            } else {
+                state
+                    .unit(id)
+                    .and_then(|u| alien_plan(state, content, &o, &heroes, u))
             }
-            let near = heroes
-                .iter()
-                .map(|(_, h)| h.distance(b.pos))
-                .min()
-                .unwrap_or(u32::MAX);
-            if near <= 3 {
-                return Action::Flip { unit: b.id.clone() };
-            }
-            // Close in, staying out of every Hero's sight.
-            let mut o2 = o.clone();
-            o2.remove(b.pos);
-            let mut reach: Vec<(u32, u32, Pos)> =
-                reachable(&state.map, &o, b.pos, state.rules.blip_movement)
-                    .into_iter()
-                    .filter(|&(_, s)| s > 0)
-                    .map(|(p, s)| {
-                        let d = heroes.iter().map(|(_, h)| h.distance(p)).min().unwrap_or(0);
-                        (d, s, p)
-                    })
-                    .collect();
-            reach.sort_by_key(|&(d, s, p)| (d, s, p.y, p.x));
-            // Best first, so sight is checked only until the first hidden square.
-            let best = reach
-                .into_iter()
-                .find(|&(_, _, p)| !heroes.iter().any(|(_, h)| los(state, &o2, *h, p)))
-                .map(|(_, s, p)| (p, s));
-            if let Some((to, _)) = best {
-                if heroes
-                    .iter()
-                    .map(|(_, h)| h.distance(to))
-                    .min()
-                    .unwrap_or(0)
-                    < near
-                {
-                    return Action::Move {
-                        unit: b.id.clone(),
-                        to,
-                    };
-                }
-            }
-            return Action::End;
-        }
-        let unit = match &active {
-            Some(id) => state.unit(id),
-            None => state
-                .units
-                .iter()
-                .find(|u| u.side == Side::Overmind && u.alive() && !u.activated),
-        };
-        let Some(u) = unit else { return Action::End };
-        if u.used.len() >= 2 {
-            return Action::End;
-        }
-        if let Some(a) = attack_action(state, content, u, &o, &heroes) {
-            return a;
-        }
-        // Move each model in turn towards the nearest Hero.
-        let moving = u.used.last() == Some(&ActionKind::Move);
-        if !u.used.contains(&ActionKind::Move) || moving {
-            for m in &u.models {
-                if moving && state.moved_this_action.contains(&m.id) {
-                    continue;
-                }
-                if m.status.stunned {
-                    continue;
-                }
-                let mv = content.aliens.get(&m.kind).map_or(4, |t| t.movement);
-                if m.status.knocked_down {
-                    return Action::Move {
-                        unit: m.id.clone(),
-                        to: m.pos,
-                    };
-                }
-                let goal = Goal::AdjacentTo(heroes.iter().map(|(_, p)| *p).collect());
-                if let Some(to) = step_towards(state, &o, m.pos, goal, mv) {
-                    return Action::Move {
-                        unit: m.id.clone(),
-                        to,
-                    };
-                }
-            }
-        }
-        Action::End
+        })
     }
+}
+
+/// A Blip flips when a Hero is near, else closes in without entering any Hero's sight.
+fn blip_plan(
+    state: &GameState,
+    o: &Obstacles,
+    heroes: &[(String, Pos)],
+    b: &Blip,
+) -> Option<Action> {
+    if !b.used.is_empty() {
+        return None;
+    }
+    let near = heroes
+        .iter()
+        .map(|(_, h)| h.distance(b.pos))
+        .min()
+        .unwrap_or(u32::MAX);
+    if near <= 3 {
+        return Some(Action::Flip { unit: b.id.clone() });
+    }
+    let mut o2 = o.clone();
+    o2.remove(b.pos);
+    let mut reach: Vec<(u32, u32, Pos)> =
+        reachable(&state.map, o, b.pos, state.rules.blip_movement)
+            .into_iter()
+            .filter(|&(_, s)| s > 0)
+            .map(|(p, s)| {
+                let d = heroes.iter().map(|(_, h)| h.distance(p)).min().unwrap_or(0);
+                (d, s, p)
+            })
+            .filter(|&(d, _, _)| d < near)
+            .collect();
+    reach.sort_by_key(|&(d, s, p)| (d, s, p.y, p.x));
+    // Best first, so sight is checked only until the first hidden square.
+    reach
+        .into_iter()
+        .find(|&(_, _, p)| !heroes.iter().any(|(_, h)| los(state, &o2, *h, p)))
+        .map(|(_, _, to)| Action::Move {
+            unit: b.id.clone(),
+            to,
+        })
+}
+
+/// A revealed unit attacks what it can, else moves each model towards the nearest Hero.
+fn alien_plan(
+    state: &GameState,
+    content: &Content,
+    o: &Obstacles,
+    heroes: &[(String, Pos)],
+    u: &Unit,
+) -> Option<Action> {
+    if u.used.len() >= 2 {
+        return None;
+    }
+    if let Some(a) = attack_action(state, content, u, o, heroes) {
+        return Some(a);
+    }
+    let moving = u.used.last() == Some(&ActionKind::Move);
+    if u.used.contains(&ActionKind::Move) && !moving {
+        return None;
+    }
+    for m in &u.models {
+        if (moving && state.moved_this_action.contains(&m.id)) || m.status.stunned {
+            continue;
+        }
+        if m.status.knocked_down {
+            return Some(Action::Move {
+                unit: m.id.clone(),
+                to: m.pos,
+            });
+        }
+        let mv = content.aliens.get(&m.kind).map_or(4, |t| t.movement);
+        let goal = Goal::AdjacentTo(heroes.iter().map(|(_, p)| *p).collect());
+        if let Some(to) = step_towards(state, o, m.pos, goal, mv) {
+            return Some(Action::Move {
+                unit: m.id.clone(),
+                to,
+            });
+        }
+    }
+    None
 }
 
 /// Play one action of the side to move with its AI; a refused action becomes `End`.
