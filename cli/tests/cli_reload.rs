@@ -1,6 +1,6 @@
 //! Hot reload during a game: a `--json` game runs on a temporary copy of the base pack; the test
 //! rewrites RUSH while the host waits for a command, sees the `reload` event, then reveals a
-//! Stalker (whose first behaviour is RUSH) and sees the new code run. A broken edit is
+//! Rusher (whose only behaviour is RUSH) and sees the new code run. A broken edit is
 //! reported with `path:line` and the last good version stays.
 
 mod common;
@@ -33,8 +33,16 @@ at = [0, 2]
 [[blips]]
 id = "b1"
 at = [8, 2]
-holds = "stalker"
+holds = "rusher"
 size = 1
+"#;
+
+/// An alien type whose only behaviour is RUSH, so the reveal must perform it.
+const RUSHER: &str = r#"return alien_type {
+  id = "rusher", name = "Rusher", unit = { max = 1 },
+  movement = 6, melee = 3, defence = 2, health = 2,
+  behaviours = { "rush" },
+}
 "#;
 
 const RUSH_V2: &str = r#"-- RUSH, edited during the game.
@@ -69,6 +77,7 @@ fn an_edited_behaviour_is_live_for_the_next_reveal() {
     let pack = dir.path().join("behaviours");
     copy_dir(&root().join("behaviours"), &pack);
     std::fs::write(pack.join("missions/reload.toml"), MISSION).expect("write mission");
+    std::fs::write(pack.join("aliens/rusher.lua"), RUSHER).expect("write alien");
     let rush = pack.join("behaviours/rush.lua");
 
     let mut g = Driver::start(

@@ -41,9 +41,48 @@ impl Controller for AiController {
                     .min()
                     .map_or(0, |(_, i)| i)
             }
+            DecisionKind::Behaviour => behaviour_choice(state, d),
             _ => 0,
         }
     }
+}
+
+/// Pick a behaviour by the situation: shoot when a Hero is in the unit's sight and range,
+/// rush when one is within reach, else the defensive ones (cover, protect), else the first.
+fn behaviour_choice(state: &GameState, d: &Decision) -> usize {
+    let Some(unit) = d.subject.as_deref().and_then(|u| state.unit(u)) else {
+        return 0;
+    };
+    let o = state.compute_obstacles();
+    let heroes: Vec<Pos> = state.hero_models().map(|m| m.pos).collect();
+    let sees = |range: u32| {
+        unit.models.iter().any(|m| {
+            heroes
+                .iter()
+                .any(|&h| m.pos.distance(h) <= range && los(state, &o, m.pos, h))
+        })
+    };
+    let near = unit
+        .models
+        .iter()
+        .flat_map(|m| heroes.iter().map(move |&h| m.pos.distance(h)))
+        .min()
+        .unwrap_or(u32::MAX);
+    let preference: &[&str] = if sees(6) {
+        &["quick_shot", "terrifying_presence", "rush"]
+    } else if near <= 6 {
+        &["rush", "terrifying_presence", "take_cover", "protect"]
+    } else {
+        &["take_cover", "protect", "rush"]
+    };
+    preference
+        .iter()
+        .find_map(|p| {
+            d.options
+                .iter()
+                .position(|c| matches!(c, Choice::Id(id) if id == p))
+        })
+        .unwrap_or(0)
 }
 
 fn los(state: &GameState, o: &Obstacles, a: Pos, b: Pos) -> bool {

@@ -109,9 +109,10 @@ impl Engine<'_> {
             });
             return;
         }
-        let i = self.ask(
+        let i = self.ask_about(
             Side::Overmind,
             DecisionKind::Behaviour,
+            Some(unit),
             format!("Which Alien Behaviour does {unit} perform?"),
             known.iter().map(|b| Choice::Id(b.clone())).collect(),
         );

@@ -53,6 +53,9 @@ pub struct Decision {
     pub kind: DecisionKind,
     pub prompt: String,
     pub options: Vec<Choice>,
+    /// The unit the decision is about, when there is one (e.g. whose behaviour).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub subject: Option<String>,
 }
 
 /// Answers decisions for one side. The state is passed for context; a Heroes controller must

@@ -62,11 +62,24 @@ impl<'a> Engine<'a> {
         prompt: String,
         options: Vec<Choice>,
     ) -> usize {
+        self.ask_about(who, kind, None, prompt, options)
+    }
+
+    /// Ask a side to choose something about one unit.
+    pub fn ask_about(
+        &mut self,
+        who: Side,
+        kind: DecisionKind,
+        subject: Option<&str>,
+        prompt: String,
+        options: Vec<Choice>,
+    ) -> usize {
         let d = Decision {
             who,
             kind,
             prompt,
             options,
+            subject: subject.map(str::to_string),
         };
         self.ctl.ask(self.st, &d)
     }
