@@ -15,6 +15,8 @@ fn main() {
     let content = common::base_like();
     let setup = common::demo_setup();
     let (mut heroes, mut rounds) = (0u64, 0u64);
+    // A fingerprint of every event of every game, to check that a speed-up changed nothing.
+    let mut fingerprint = std::collections::hash_map::DefaultHasher::new();
     let start = std::time::Instant::now();
     for seed in 0..n {
         let Ok(st) = setup.start(&content, seed) else {
@@ -24,14 +26,18 @@ fn main() {
         let mut g = Game::new(st, "demo", seed);
         play_ai_game(&mut g, &content, 20_000);
         rounds += u64::from(g.state.round);
+        for e in &g.log {
+            std::hash::Hash::hash(&format!("{e:?}"), &mut fingerprint);
+        }
         if g.state.outcome.as_ref().map(|o| o.winner) == Some(Side::Heroes) {
             heroes += 1;
         }
     }
     let secs = start.elapsed().as_secs_f64();
     println!(
-        "{n} games: heroes won {heroes}, mean rounds {:.1}, {:.0} games/s (wall clock)",
+        "{n} games: heroes won {heroes}, mean rounds {:.1}, {:.0} games/s (wall clock), events {:016x}",
         rounds as f64 / n as f64,
-        n as f64 / secs
+        n as f64 / secs,
+        std::hash::Hasher::finish(&fingerprint)
     );
 }
