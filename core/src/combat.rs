@@ -62,8 +62,7 @@ impl Engine<'_> {
             .filter(|m| !m.status.knocked_down && !m.status.stunned)
             .filter(|m| !adjacent(&map, m.pos, at) && m.pos != at)
             .filter(|m| {
-                self.stats(side, m)
-                    .shoot
+                self.shoot_of(side, m)
                     .is_some_and(|s| m.pos.distance(at) <= s.max_range())
             })
             .map(|m| (m.id.clone(), m.pos))

@@ -151,6 +151,14 @@ impl<'a> Engine<'a> {
         }
     }
 
+    /// A model's Shoot profile: `self.stats(side, m).shoot` without building the rest.
+    pub fn shoot_of(&self, side: Side, m: &Model) -> Option<Shoot> {
+        match side {
+            Side::Heroes => self.content.heroes.get(&m.kind).and_then(|p| p.shoot),
+            Side::Overmind => self.content.aliens.get(&m.kind).and_then(|t| t.shoot),
+        }
+    }
+
     /// Stats of a model by id.
     pub fn model_stats(&self, model_id: &str) -> Option<Stats> {
         let (u, m) = self.st.find_model(model_id)?;
@@ -177,16 +185,38 @@ impl<'a> Engine<'a> {
         &mut self,
         f: impl FnOnce(&mut Self) -> Result<T, ActionError>,
     ) -> Result<T, ActionError> {
-        let snapshot = self.st.clone();
+        // The snapshot is copied into a spare state kept from earlier transactions, reusing
+        // its buffers: the same copy as `clone`, without the allocations.
+        let mut snapshot = match SPARE.with(|s| s.borrow_mut().pop()) {
+            Some(mut spare) => {
+                spare.clone_from(self.st);
+                spare
+            }
+            None => self.st.clone(),
+        };
         let n = self.events.len();
         let answers = self.ctl.answers.len();
         let r = f(self);
         if r.is_err() {
-            *self.st = snapshot;
+            std::mem::swap(self.st, &mut snapshot);
             self.events.truncate(n);
             // Answers given inside a refused action are not part of the game.
             self.ctl.answers.truncate(answers);
         }
+        SPARE.with(|s| {
+            let mut s = s.borrow_mut();
+            if s.len() < MAX_SPARE {
+                s.push(snapshot);
+            }
+        });
         r
     }
+}
+
+/// Transactions nest (a behaviour inside an action); a few spares are plenty.
+const MAX_SPARE: usize = 4;
+
+thread_local! {
+    /// Spare states for transaction snapshots (their contents are meaningless).
+    static SPARE: std::cell::RefCell<Vec<GameState>> = const { std::cell::RefCell::new(Vec::new()) };
 }

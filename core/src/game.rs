@@ -478,10 +478,7 @@ impl Engine<'_> {
         let Some(u) = self.st.unit(unit) else {
             return refuse(format!("no unit {unit}"));
         };
-        let can_shoot = u
-            .models
-            .iter()
-            .any(|m| self.stats(u.side, m).shoot.is_some());
+        let can_shoot = u.models.iter().any(|m| self.shoot_of(u.side, m).is_some());
         if !can_shoot {
             return refuse(format!("{unit} has no Shoot attack to Overwatch with"));
         }

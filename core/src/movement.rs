@@ -1,11 +1,14 @@
 //! Movement and paths (RULES.md §4): legal steps, step-count distances and "move towards" choices.
 //!
-//! Distances are a hand-written breadth-first search over a per-call byte grid padded by one
-//! square on every side, so the hot loop needs no bounds arithmetic and does not allocate.
-//! Measured choice (20×20 benchmark map, 2 cores): this field takes ≈5 µs; the `pathfinding`
-//! crate's `dijkstra_all` / `dijkstra_reach` over the very same grid successors take ≈32–35 µs
-//! (hash maps and a heap for unit costs), and ≈60 µs over [`neighbours`]; its `bfs` for one
-//! path ≈31 µs against ≈4 µs for [`shortest_path`]. So no dependency. See `docs/BENCHMARKS.md`.
+//! Distances are a hand-written breadth-first search over a byte grid padded by one square on
+//! every side, so the hot loop needs no bounds arithmetic. Each map caches its walls, solid
+//! squares and the legal steps ignoring models, one step mask a square; a search copies the
+//! masks, takes out the steps into or diagonally past each model, and reuses per-thread buffers,
+//! so a visited square costs one mask load. Measured choice (20×20 benchmark map, 2 cores): a
+//! whole-map field took ≈5 µs before the cached masks (≈2.5 µs now); the `pathfinding` crate's
+//! `dijkstra_all` / `dijkstra_reach` over the very same grid successors take ≈32–35 µs (hash maps
+//! and a heap for unit costs), and ≈60 µs over [`neighbours`]; its `bfs` for one path ≈31 µs
+//! against ≈4 µs for [`shortest_path`] then. So no dependency. See `docs/BENCHMARKS.md`.
 //!
 //! The moving model's own square is its start: it may be in the caller's [`Obstacles`] (it holds
 //! the mover itself) and its model never blocks, not even a later diagonal cutting past it, as
@@ -22,6 +25,24 @@ use crate::map::{Edge, Map, Obstacles};
 /// not adjacent to itself; squares off the map are adjacent to nothing.
 #[must_use]
 pub fn adjacent(map: &Map, a: Pos, b: Pos) -> bool {
+    // Looked up in the map's cached layout: bit k of a square = adjacent to its neighbour
+    // `Dir::ALL[k]` (see `static_adjacent`).
+    let (dx, dy) = (b.x.wrapping_sub(a.x), b.y.wrapping_sub(a.y));
+    if !(-1..=1).contains(&dx) || !(-1..=1).contains(&dy) {
+        return false;
+    }
+    let layout = Layout::of(map);
+    let Some(i) = layout.index(a) else {
+        return false;
+    };
+    // By (dy + 1) * 3 + (dx + 1): the bit of that direction; none for the square itself.
+    const BIT: [u8; 9] = [1 << 7, 1, 1 << 1, 1 << 6, 0, 1 << 2, 1 << 5, 1 << 4, 1 << 3];
+    layout.adjacent[i] & BIT[((dy + 1) * 3 + dx + 1) as usize] != 0
+}
+
+/// [`adjacent`] read from the walls themselves: the definition the cached layout must match.
+#[cfg(test)]
+fn adjacent_by_walls(map: &Map, a: Pos, b: Pos) -> bool {
     if !map.in_bounds(a) || !map.in_bounds(b) {
         return false;
     }
@@ -95,11 +116,70 @@ const WALL_N: u8 = 2;
 const WALL_W: u8 = 4;
 const UNREACHED: u32 = u32::MAX;
 
-/// The map and obstacles flattened for one search: one byte per square, with a one-square
-/// border of blocked cells so all eight neighbours of any map square are valid indices.
-/// The padded byte layout of walls and free squares, without any model or Blip.
-fn static_cells(map: &Map, width: i32, height: i32, stride: usize) -> Vec<u8> {
-    let mut cells = vec![WALL_N | WALL_W; stride * (height as usize + 2)];
+/// For a square holding a model, by the direction `k` from it to a neighbour: the steps of that
+/// neighbour the model forbids (bit k' = `Dir::ALL[k']`). The step into the model's square,
+/// and for an orthogonal one also the two diagonals cutting past it.
+const BLOCKED_BY: [u8; 8] = {
+    let mut t = [0u8; 8];
+    let mut k = 0;
+    while k < 8 {
+        let back = (k + 4) % 8;
+        t[k] = if back % 2 == 0 {
+            1 << back | 1 << ((back + 1) % 8) | 1 << ((back + 7) % 8)
+        } else {
+            1 << back
+        };
+        k += 1;
+    }
+    t
+};
+
+/// The map's static movement layout, cached on the map (see [`Map`]'s `moves`): three padded
+/// byte planes of `stride * (height + 2)` cells each, with a one-square border so all eight
+/// neighbours of any map square are valid indices.
+/// - `cells`: `FREE` (not solid), `WALL_N`, `WALL_W` per square;
+/// - `steps`: the legal steps ignoring models (bit k = `Dir::ALL[k]`);
+/// - `adjacent`: the [`adjacent`] neighbours (bit k = `Dir::ALL[k]`).
+struct Layout<'a> {
+    width: i32,
+    height: i32,
+    stride: usize,
+    cells: &'a [u8],
+    steps: &'a [u8],
+    adjacent: &'a [u8],
+}
+
+impl Layout<'_> {
+    fn of(map: &Map) -> Layout<'_> {
+        let (width, height) = (map.width().max(0), map.height().max(0));
+        let stride = width as usize + 2;
+        let n = stride * (height as usize + 2);
+        let all = map
+            .moves
+            .get_or_init(|| build_layout(map, width, height, stride));
+        let (cells, rest) = all.split_at(n);
+        let (steps, adjacent) = rest.split_at(n);
+        Layout {
+            width,
+            height,
+            stride,
+            cells,
+            steps,
+            adjacent,
+        }
+    }
+
+    fn index(&self, p: Pos) -> Option<usize> {
+        (p.x >= 0 && p.y >= 0 && p.x < self.width && p.y < self.height)
+            .then(|| (p.y as usize + 1) * self.stride + p.x as usize + 1)
+    }
+}
+
+/// Builds the three planes of [`Layout`].
+fn build_layout(map: &Map, width: i32, height: i32, stride: usize) -> Vec<u8> {
+    let n = stride * (height as usize + 2);
+    let mut all = vec![0u8; 3 * n];
+    all[..n].fill(WALL_N | WALL_W);
     for y in 0..height {
         let row = (y as usize + 1) * stride + 1;
         for x in 0..width {
@@ -113,57 +193,128 @@ fn static_cells(map: &Map, width: i32, height: i32, stride: usize) -> Vec<u8> {
             if map.west_edge(x, y) == Edge::Wall {
                 c |= WALL_W;
             }
-            cells[row + x as usize] = c;
+            all[row + x as usize] = c;
         }
     }
-    cells
+    for y in 0..height {
+        let row = (y as usize + 1) * stride + 1;
+        for x in 0..width {
+            let i = row + x as usize;
+            all[n + i] = static_steps(&all[..n], stride, i);
+            // The neighbours on the map: none beyond an outer row or column.
+            let mut on_map = 0xFFu8;
+            if y == 0 {
+                on_map &= !0x83; // N, NE, NW
+            }
+            if y == height - 1 {
+                on_map &= !0x38; // SE, S, SW
+            }
+            if x == 0 {
+                on_map &= !0xE0; // SW, W, NW
+            }
+            if x == width - 1 {
+                on_map &= !0x0E; // NE, E, SE
+            }
+            all[2 * n + i] = static_adjacent(&all[..n], stride, i) & on_map;
+        }
+    }
+    all
 }
 
+/// The [`adjacent`] neighbours of map cell `i` of a `cells` plane, as a bit mask in
+/// [`Dir::ALL`] order, assuming every neighbour is on the map.
+fn static_adjacent(c: &[u8], s: usize, i: usize) -> u8 {
+    let (n, so, e, w) = (i - s, i + s, i + 1, i - 1);
+    let wall_n = |j: usize| c[j] & WALL_N != 0;
+    let wall_w = |j: usize| c[j] & WALL_W != 0;
+    // Walls on the north, south, west and east sides of cell `i`.
+    let (north, south, west, east) = (wall_n(i), wall_n(so), wall_w(i), wall_w(e));
+    // A diagonal is adjacent unless both routes cross a wall: vertical step first, or
+    // horizontal first.
+    let north_east = !((north || wall_w(n + 1)) && (east || wall_n(e)));
+    let south_east = !((south || wall_w(so + 1)) && (east || wall_n(so + 1)));
+    let south_west = !((south || wall_w(so)) && (west || wall_n(so - 1)));
+    let north_west = !((north || wall_w(n)) && (west || wall_n(w)));
+    u8::from(!north)
+        | u8::from(north_east) << 1
+        | u8::from(!east) << 2
+        | u8::from(south_east) << 3
+        | u8::from(!south) << 4
+        | u8::from(south_west) << 5
+        | u8::from(!west) << 6
+        | u8::from(north_west) << 7
+}
+
+/// Legal steps from map cell `i` of a `cells` plane, as a bit mask in [`Dir::ALL`] order.
+fn static_steps(c: &[u8], s: usize, i: usize) -> u8 {
+    let (n, so, e, w) = (i - s, i + s, i + 1, i - 1);
+    let free = |j: usize| c[j] & FREE != 0;
+    let north = c[i] & WALL_N == 0 && free(n);
+    let south = c[so] & WALL_N == 0 && free(so);
+    let west = c[i] & WALL_W == 0 && free(w);
+    let east = c[e] & WALL_W == 0 && free(e);
+    // A diagonal also needs the two far edges of its routes open: each is the north or west
+    // edge of a cell beside the target.
+    let (ne, se, sw, nw) = (n + 1, so + 1, so - 1, n - 1);
+    let north_east = north && east && free(ne) && c[ne] & WALL_W == 0 && c[e] & WALL_N == 0;
+    let south_east = south && east && free(se) && c[se] & (WALL_W | WALL_N) == 0;
+    let south_west = south && west && free(sw) && c[so] & WALL_W == 0 && c[sw] & WALL_N == 0;
+    let north_west = north && west && free(nw) && c[n] & WALL_W == 0 && c[w] & WALL_N == 0;
+    u8::from(north)
+        | u8::from(north_east) << 1
+        | u8::from(east) << 2
+        | u8::from(south_east) << 3
+        | u8::from(south) << 4
+        | u8::from(south_west) << 5
+        | u8::from(west) << 6
+        | u8::from(north_west) << 7
+}
+
+/// One search's grid: the map's static steps minus those into, or diagonally past, a square
+/// holding a model or Blip.
 struct Grid {
     width: i32,
     height: i32,
     stride: usize,
-    cells: Vec<u8>,
+    /// Legal steps by padded cell, bit k = `Dir::ALL[k]`.
+    steps: Vec<u8>,
 }
 
 impl Grid {
     /// `freed` squares (the movers' starts) count as free whatever model holds them; solid
     /// terrain stays solid (a search may still start there, as [`can_step`] never checks `from`).
-    fn new(map: &Map, obstacles: &Obstacles, freed: &[Pos]) -> Grid {
-        let (width, height) = (map.width().max(0), map.height().max(0));
-        let stride = width as usize + 2;
-        // Walls and solid squares never change: start from the map's cached layout and only
-        // take out the squares that hold a model or Blip.
-        let mut cells = map
-            .moves
-            .get_or_init(|| static_cells(map, width, height, stride))
-            .clone();
+    /// `steps` is a buffer to reuse (its contents are replaced).
+    fn new(map: &Map, obstacles: &Obstacles, freed: &[Pos], mut steps: Vec<u8>) -> Grid {
+        let layout = Layout::of(map);
+        let stride = layout.stride;
+        steps.clear();
+        steps.extend_from_slice(layout.steps);
+        let offsets = offsets(stride);
         let len = map.len();
         for (w, &word) in obstacles.words().iter().enumerate() {
             let mut bits = word;
             while bits != 0 {
                 let i = w * 64 + bits.trailing_zeros() as usize;
                 bits &= bits - 1;
-                if i < len {
-                    let p = map.pos_of(i);
-                    cells[(p.y as usize + 1) * stride + p.x as usize + 1] &= !FREE;
+                if i >= len {
+                    continue;
+                }
+                let p = map.pos_of(i);
+                if freed.contains(&p) {
+                    continue;
+                }
+                let c = (p.y as usize + 1) * stride + p.x as usize + 1;
+                for (k, &off) in offsets.iter().enumerate() {
+                    steps[c.wrapping_add_signed(off)] &= !BLOCKED_BY[k];
                 }
             }
         }
-        let mut grid = Grid {
-            width,
-            height,
+        Grid {
+            width: layout.width,
+            height: layout.height,
             stride,
-            cells,
-        };
-        for &p in freed {
-            if let Some(i) = grid.index(p) {
-                if !map.is_solid(p) {
-                    grid.cells[i] |= FREE;
-                }
-            }
+            steps,
         }
-        grid
     }
 
     fn index(&self, p: Pos) -> Option<usize> {
@@ -175,61 +326,54 @@ impl Grid {
         Pos::new((i % self.stride) as i32 - 1, (i / self.stride) as i32 - 1)
     }
 
-    fn free(&self, i: usize) -> bool {
-        self.cells[i] & FREE != 0
-    }
-
-    /// Index offsets of the eight neighbours, in [`Dir::ALL`] order.
-    fn offsets(&self) -> [isize; 8] {
-        let s = self.stride as isize;
-        [-s, 1 - s, 1, s + 1, s, s - 1, -1, -s - 1]
-    }
-
-    /// Legal steps from map cell `i` as a bit mask in [`Dir::ALL`] order (bit k = `Dir::ALL[k]`).
-    fn steps(&self, i: usize) -> u8 {
-        // Short-circuit `&&` and the plain 8-way loop in `bfs` measured faster than branch-free
-        // masks with a trailing-zeros loop (3.5 µs against 4.7 µs for the benchmark field).
-        let c = &self.cells;
-        let s = self.stride;
-        let (n, so, e, w) = (i - s, i + s, i + 1, i - 1);
-        let free = |j: usize| c[j] & FREE != 0;
-        let north = c[i] & WALL_N == 0 && free(n);
-        let south = c[so] & WALL_N == 0 && free(so);
-        let west = c[i] & WALL_W == 0 && free(w);
-        let east = c[e] & WALL_W == 0 && free(e);
-        // A diagonal also needs the two far edges of its routes open: each is the north or west
-        // edge of a cell beside the target.
-        let (ne, se, sw, nw) = (n + 1, so + 1, so - 1, n - 1);
-        let north_east = north && east && free(ne) && c[ne] & WALL_W == 0 && c[e] & WALL_N == 0;
-        let south_east = south && east && free(se) && c[se] & (WALL_W | WALL_N) == 0;
-        let south_west = south && west && free(sw) && c[so] & WALL_W == 0 && c[sw] & WALL_N == 0;
-        let north_west = north && west && free(nw) && c[n] & WALL_W == 0 && c[w] & WALL_N == 0;
-        u8::from(north)
-            | u8::from(north_east) << 1
-            | u8::from(east) << 2
-            | u8::from(south_east) << 3
-            | u8::from(south) << 4
-            | u8::from(south_west) << 5
-            | u8::from(west) << 6
-            | u8::from(north_west) << 7
-    }
-
     /// Breadth-first step counts from `sources` (map cells), not expanding past `limit` steps
     /// and stopping early once `stop` is reached. Returns distances by cell and the cells in
     /// the order reached.
-    fn bfs(&self, sources: &[usize], limit: u32, stop: Option<usize>) -> (Vec<u32>, Vec<usize>) {
-        let mut dist = vec![UNREACHED; self.cells.len()];
-        let mut order = Vec::with_capacity(self.cells.len());
+    /// `dist` and `order` are buffers to reuse (their contents are replaced).
+    fn bfs(
+        &self,
+        dist: &mut Vec<u32>,
+        order: &mut Vec<usize>,
+        sources: &[usize],
+        limit: u32,
+        stop: Option<usize>,
+    ) {
+        self.seed(dist, order, sources);
+        if stop.is_some_and(|t| dist[t] != UNREACHED) {
+            return;
+        }
+        let stop = stop.unwrap_or(usize::MAX);
+        self.search(dist, order, limit, false, |j| j == stop);
+    }
+
+    /// Resets `dist` and `order` to hold only `sources` (first occurrences, at 0).
+    fn seed(&self, dist: &mut Vec<u32>, order: &mut Vec<usize>, sources: &[usize]) {
+        dist.clear();
+        dist.resize(self.steps.len(), UNREACHED);
+        order.clear();
+        order.reserve(self.steps.len());
         for &s in sources {
             if dist[s] == UNREACHED {
                 dist[s] = 0;
                 order.push(s);
             }
         }
-        if stop.is_some_and(|t| dist[t] != UNREACHED) {
-            return (dist, order);
-        }
-        let offsets = self.offsets();
+    }
+
+    /// Continues a breadth-first search whose `dist` and `order` hold its sources (at 0, in
+    /// order): not expanding past `limit` steps, calling `hit` on each newly reached cell. After
+    /// the first hit it stops at once, or with `finish_level` once every cell as far as the hit
+    /// has been reached. Returns the steps of the first hit.
+    fn search(
+        &self,
+        dist: &mut [u32],
+        order: &mut Vec<usize>,
+        limit: u32,
+        finish_level: bool,
+        mut hit: impl FnMut(usize) -> bool,
+    ) -> Option<u32> {
+        let offsets = offsets(self.stride);
+        let mut found = None;
         let mut head = 0;
         while let Some(&i) = order.get(head) {
             head += 1;
@@ -237,22 +381,27 @@ impl Grid {
             if d >= limit {
                 continue;
             }
-            let mask = self.steps(i);
-            for (k, &off) in offsets.iter().enumerate() {
-                if mask & (1 << k) == 0 {
-                    continue;
-                }
-                let j = i.wrapping_add_signed(off);
+            if found.is_some_and(|f| d >= f) {
+                break;
+            }
+            let mut mask = self.steps[i];
+            while mask != 0 {
+                let k = mask.trailing_zeros() as usize;
+                mask &= mask - 1;
+                let j = i.wrapping_add_signed(offsets[k]);
                 if dist[j] == UNREACHED {
                     dist[j] = d + 1;
                     order.push(j);
-                    if stop == Some(j) {
-                        return (dist, order);
+                    if found.is_none() && hit(j) {
+                        found = Some(d + 1);
+                        if !finish_level {
+                            return found;
+                        }
                     }
                 }
             }
         }
-        (dist, order)
+        found
     }
 
     /// A shortest path sources..=`target` over `dist` (from [`Grid::bfs`] on this grid): walking
@@ -262,7 +411,7 @@ impl Grid {
         if d == UNREACHED {
             return None;
         }
-        let offsets = self.offsets();
+        let offsets = offsets(self.stride);
         let mut path = Vec::with_capacity(d as usize + 1);
         path.push(self.pos(target));
         let mut cur = target;
@@ -271,7 +420,7 @@ impl Grid {
             let prev = offsets.iter().enumerate().find_map(|(k, &off)| {
                 let j = cur.wrapping_add_signed(off);
                 let closer = dist.get(j) == Some(&(d - 1));
-                (closer && self.steps(j) & (1 << ((k + 4) % 8)) != 0).then_some(j)
+                (closer && self.steps[j] & (1 << ((k + 4) % 8)) != 0).then_some(j)
             })?;
             path.push(self.pos(prev));
             cur = prev;
@@ -280,6 +429,51 @@ impl Grid {
         path.reverse();
         Some(path)
     }
+}
+
+/// Index offsets of the eight neighbours in a padded plane of `stride`, in [`Dir::ALL`] order.
+fn offsets(stride: usize) -> [isize; 8] {
+    let s = stride as isize;
+    [-s, 1 - s, 1, s + 1, s, s - 1, -1, -s - 1]
+}
+
+/// Buffers the searches of one thread reuse, so that a search does not allocate.
+struct Scratch {
+    steps: Vec<u8>,
+    dist: Vec<u32>,
+    order: Vec<usize>,
+    dist2: Vec<u32>,
+    order2: Vec<usize>,
+}
+
+impl Scratch {
+    const fn new() -> Scratch {
+        Scratch {
+            steps: Vec::new(),
+            dist: Vec::new(),
+            order: Vec::new(),
+            dist2: Vec::new(),
+            order2: Vec::new(),
+        }
+    }
+}
+
+impl Default for Scratch {
+    fn default() -> Scratch {
+        Scratch::new()
+    }
+}
+
+thread_local! {
+    static SCRATCH: std::cell::Cell<Scratch> = const { std::cell::Cell::new(Scratch::new()) };
+}
+
+/// Runs `f` with this thread's [`Scratch`] (taken out meanwhile, so never shared).
+fn with_scratch<R>(f: impl FnOnce(&mut Scratch) -> R) -> R {
+    let mut scratch = SCRATCH.with(std::cell::Cell::take);
+    let r = f(&mut scratch);
+    SCRATCH.with(|c| c.set(scratch));
+    r
 }
 
 /// Breadth-first step counts over legal steps from one or more source squares.
@@ -310,16 +504,21 @@ impl DistanceField {
             .copied()
             .filter(|&p| map.in_bounds(p))
             .collect();
-        let grid = Grid::new(map, obstacles, &sources);
-        let cells: Vec<usize> = sources.iter().filter_map(|&p| grid.index(p)).collect();
-        let (dist, _) = grid.bfs(&cells, UNREACHED, None);
-        DistanceField {
-            width: grid.width,
-            height: grid.height,
-            stride: grid.stride,
-            dist,
-            sources,
-        }
+        with_scratch(|sc| {
+            let grid = Grid::new(map, obstacles, &sources, std::mem::take(&mut sc.steps));
+            let cells: Vec<usize> = sources.iter().filter_map(|&p| grid.index(p)).collect();
+            let mut dist = Vec::new();
+            grid.bfs(&mut dist, &mut sc.order, &cells, UNREACHED, None);
+            let field = DistanceField {
+                width: grid.width,
+                height: grid.height,
+                stride: grid.stride,
+                dist,
+                sources,
+            };
+            sc.steps = grid.steps;
+            field
+        })
     }
 
     /// Steps from the nearest source to `p`; `None` when unreachable or off the map.
@@ -348,8 +547,12 @@ impl DistanceField {
             return None;
         }
         self.get(target)?;
-        let grid = Grid::new(map, obstacles, &self.sources);
-        grid.path(&self.dist, grid.index(target)?)
+        with_scratch(|sc| {
+            let grid = Grid::new(map, obstacles, &self.sources, std::mem::take(&mut sc.steps));
+            let path = grid.path(&self.dist, grid.index(target)?);
+            sc.steps = grid.steps;
+            path
+        })
     }
 }
 
@@ -357,34 +560,48 @@ impl DistanceField {
 /// blocked unless it is `a`); `None` if there is none or either is off the map.
 #[must_use]
 pub fn path_distance(map: &Map, obstacles: &Obstacles, a: Pos, b: Pos) -> Option<u32> {
-    let grid = Grid::new(map, obstacles, &[a]);
-    let (ia, ib) = (grid.index(a)?, grid.index(b)?);
-    let (dist, _) = grid.bfs(&[ia], UNREACHED, Some(ib));
-    Some(dist[ib]).filter(|&d| d != UNREACHED)
+    with_scratch(|sc| {
+        let grid = Grid::new(map, obstacles, &[a], std::mem::take(&mut sc.steps));
+        let found = grid.index(a).zip(grid.index(b)).and_then(|(ia, ib)| {
+            grid.bfs(&mut sc.dist, &mut sc.order, &[ia], UNREACHED, Some(ib));
+            Some(sc.dist[ib]).filter(|&d| d != UNREACHED)
+        });
+        sc.steps = grid.steps;
+        found
+    })
 }
 
 /// A shortest legal path from `a` to `b`, both included (see [`DistanceField::path_to`] for
 /// which one).
 #[must_use]
 pub fn shortest_path(map: &Map, obstacles: &Obstacles, a: Pos, b: Pos) -> Option<Vec<Pos>> {
-    let grid = Grid::new(map, obstacles, &[a]);
-    let (ia, ib) = (grid.index(a)?, grid.index(b)?);
-    let (dist, _) = grid.bfs(&[ia], UNREACHED, Some(ib));
-    grid.path(&dist, ib)
+    with_scratch(|sc| {
+        let grid = Grid::new(map, obstacles, &[a], std::mem::take(&mut sc.steps));
+        let path = grid.index(a).zip(grid.index(b)).and_then(|(ia, ib)| {
+            grid.bfs(&mut sc.dist, &mut sc.order, &[ia], UNREACHED, Some(ib));
+            grid.path(&sc.dist, ib)
+        });
+        sc.steps = grid.steps;
+        path
+    })
 }
 
 /// Squares a model on `from` can reach in at most `max_steps` legal steps, with their step
 /// counts, `from` included at 0; sorted by (steps, y, x). Empty if `from` is off the map.
 #[must_use]
 pub fn reachable(map: &Map, obstacles: &Obstacles, from: Pos, max_steps: u32) -> Vec<(Pos, u32)> {
-    let grid = Grid::new(map, obstacles, &[from]);
-    let Some(start) = grid.index(from) else {
-        return Vec::new();
-    };
-    let (dist, order) = grid.bfs(&[start], max_steps, None);
-    let mut out: Vec<(Pos, u32)> = order.iter().map(|&i| (grid.pos(i), dist[i])).collect();
-    out.sort_unstable_by_key(|&(p, d)| (d, p.y, p.x));
-    out
+    with_scratch(|sc| {
+        let grid = Grid::new(map, obstacles, &[from], std::mem::take(&mut sc.steps));
+        let mut out = Vec::new();
+        if let Some(start) = grid.index(from) {
+            let (dist, order) = (&mut sc.dist, &mut sc.order);
+            grid.bfs(dist, order, &[start], max_steps, None);
+            out = order.iter().map(|&i| (grid.pos(i), dist[i])).collect();
+            out.sort_unstable_by_key(|&(p, d)| (d, p.y, p.x));
+        }
+        sc.steps = grid.steps;
+        out
+    })
 }
 
 /// Where a move "towards" something wants to end.
@@ -467,7 +684,24 @@ impl Towards {
 /// best end's path never passes through a goal square before it: the mover stops on the first.
 #[must_use]
 pub fn towards(map: &Map, obstacles: &Obstacles, from: Pos, goal: Goal, max_steps: u32) -> Towards {
-    let grid = Grid::new(map, obstacles, &[from]);
+    with_scratch(|sc| {
+        let grid = Grid::new(map, obstacles, &[from], std::mem::take(&mut sc.steps));
+        let t = towards_on(map, obstacles, &grid, sc, from, &goal, max_steps);
+        sc.steps = grid.steps;
+        t
+    })
+}
+
+/// [`towards`] on the mover's grid, with `sc`'s search buffers.
+fn towards_on(
+    map: &Map,
+    obstacles: &Obstacles,
+    grid: &Grid,
+    sc: &mut Scratch,
+    from: Pos,
+    goal: &Goal,
+    max_steps: u32,
+) -> Towards {
     let Some(start) = grid.index(from) else {
         return Towards {
             ends: Vec::new(),
@@ -476,52 +710,96 @@ pub fn towards(map: &Map, obstacles: &Obstacles, from: Pos, goal: Goal, max_step
             paths: Vec::new(),
         };
     };
-    let goal_cells: Vec<usize> = match &goal {
-        Goal::Squares(squares) => squares.iter().filter_map(|&p| grid.index(p)).collect(),
+    let layout = Layout::of(map);
+    let offsets = offsets(grid.stride);
+    // Goal squares must be free: not solid, and holding no model but perhaps the mover.
+    let free =
+        |i: usize| layout.cells[i] & FREE != 0 && (i == start || !obstacles.contains(grid.pos(i)));
+    let goal_cells: Vec<usize> = match goal {
+        Goal::Squares(squares) => squares
+            .iter()
+            .filter_map(|&p| grid.index(p))
+            .filter(|&i| free(i))
+            .collect(),
+        // The squares adjacent to each target, in `Dir::ALL` order.
         Goal::AdjacentTo(targets) => targets
             .iter()
-            .flat_map(|&t| Dir::ALL.map(|d| (t, t.offset(d))))
-            .filter(|&(t, q)| adjacent(map, t, q))
-            .filter_map(|(_, q)| grid.index(q))
+            .filter_map(|&t| layout.index(t))
+            .flat_map(|t| {
+                let adj = layout.adjacent[t];
+                (0..8)
+                    .filter(move |&k| adj & (1 << k) != 0)
+                    .map(move |k| t.wrapping_add_signed(offsets[k]))
+            })
+            .filter(|&i| free(i))
             .collect(),
     };
-    let goal_cells: Vec<usize> = goal_cells.into_iter().filter(|&i| grid.free(i)).collect();
-    let (to_goal, _) = grid.bfs(&goal_cells, UNREACHED, None);
-    let (moves, order) = grid.bfs(&[start], max_steps, None);
+    let (to_goal, goal_order) = (&mut sc.dist2, &mut sc.order2);
+    grid.seed(to_goal, goal_order, &goal_cells);
+    // The mover's search first, up to the first level holding a goal square if any: then the
+    // best ends are the goal squares there. Otherwise only the least distance to the goal of
+    // any square the mover reached matters, so the goal's search stops after the first level
+    // holding one (every square of that level is reached by then); squares it has not reached
+    // are farther, whatever their true distance, so they can never be best.
+    let (moves, order) = (&mut sc.dist, &mut sc.order);
+    grid.seed(moves, order, &[start]);
+    if to_goal[start] != 0
+        && grid
+            .search(moves, order, max_steps, true, |j| to_goal[j] == 0)
+            .is_none()
+    {
+        grid.search(to_goal, goal_order, UNREACHED, true, |j| {
+            moves[j] != UNREACHED
+        });
+    }
 
     // One (primary, steps) key per reachable square; the best ends share the least key.
-    let path_keys: Vec<(u32, u32)> = order.iter().map(|&i| (to_goal[i], moves[i])).collect();
-    let best_path = path_keys.iter().min().filter(|k| k.0 != UNREACHED).copied();
-    let (keys, remaining) = if let Some((d, _)) = best_path {
-        (path_keys, Remaining::Path(d))
-    } else {
-        let anchors: Vec<Pos> = goal
-            .anchors()
+    let path_key = |i: usize| (to_goal[i], moves[i]);
+    let best_path = order.iter().map(|&i| path_key(i)).min();
+    if let Some(best @ (d, _)) = best_path.filter(|k| k.0 != UNREACHED) {
+        let ends: Vec<usize> = order
             .iter()
             .copied()
-            .filter(|&p| map.in_bounds(p))
+            .filter(|&i| path_key(i) == best)
             .collect();
-        let keys: Vec<(u32, u32)> = order
-            .iter()
-            .map(|&i| {
-                let p = grid.pos(i);
-                let cheb = anchors.iter().map(|&a| p.distance(a)).min().unwrap_or(0);
-                (cheb, moves[i])
-            })
-            .collect();
-        let remaining = match keys.iter().min() {
-            Some(&(c, _)) if !anchors.is_empty() => Remaining::Chebyshev(c),
-            _ => Remaining::NoGoal,
-        };
-        (keys, remaining)
+        return finish(grid, moves, ends, Remaining::Path(d), best.1);
+    }
+    let anchors: Vec<Pos> = goal
+        .anchors()
+        .iter()
+        .copied()
+        .filter(|&p| map.in_bounds(p))
+        .collect();
+    let keys: Vec<(u32, u32)> = order
+        .iter()
+        .map(|&i| {
+            let p = grid.pos(i);
+            let cheb = anchors.iter().map(|&a| p.distance(a)).min().unwrap_or(0);
+            (cheb, moves[i])
+        })
+        .collect();
+    let remaining = match keys.iter().min() {
+        Some(&(c, _)) if !anchors.is_empty() => Remaining::Chebyshev(c),
+        _ => Remaining::NoGoal,
     };
     let best = keys.iter().min().copied().unwrap_or((0, 0));
-    let mut ends: Vec<usize> = order
+    let ends: Vec<usize> = order
         .iter()
         .zip(&keys)
         .filter(|&(_, k)| *k == best)
         .map(|(&i, _)| i)
         .collect();
+    finish(grid, moves, ends, remaining, best.1)
+}
+
+/// The [`Towards`] of the best `ends` (cells of `grid`, reached with `moves` in `steps`).
+fn finish(
+    grid: &Grid,
+    moves: &[u32],
+    mut ends: Vec<usize>,
+    remaining: Remaining,
+    steps: u32,
+) -> Towards {
     ends.sort_unstable_by_key(|&i| {
         let p = grid.pos(i);
         (p.y, p.x)
@@ -529,12 +807,12 @@ pub fn towards(map: &Map, obstacles: &Obstacles, from: Pos, goal: Goal, max_step
     // Every end was reached by this BFS, so each has a path; an empty one would mean none.
     let paths: Vec<Vec<Pos>> = ends
         .iter()
-        .map(|&i| grid.path(&moves, i).unwrap_or_default())
+        .map(|&i| grid.path(moves, i).unwrap_or_default())
         .collect();
     Towards {
         ends: ends.iter().map(|&i| grid.pos(i)).collect(),
         remaining,
-        steps: best.1,
+        steps,
         paths,
     }
 }
@@ -578,6 +856,34 @@ mod tests {
         assert!(can_step(&m, &o, p(2, 0), p(1, 0)));
         assert_eq!(path_distance(&m, &o, p(0, 0), p(2, 0)), None);
         assert_eq!(neighbours(&m, &o, p(0, 0)).count(), 0);
+    }
+
+    #[test]
+    fn cached_adjacency_matches_the_walls() {
+        let maps = [
+            map(ROOM),
+            map("
++-+-+-+
+|.|. .|
++ +-+ +
+|. #|.|
++-+ + +
+|.|. .|
++-+-+-+
+"),
+            open(4, 3),
+        ];
+        for m in &maps {
+            for a in m.squares() {
+                for dx in -2..=2 {
+                    for dy in -2..=2 {
+                        let b = Pos::new(a.x + dx, a.y + dy);
+                        assert_eq!(adjacent(m, a, b), adjacent_by_walls(m, a, b), "{a:?} {b:?}");
+                        assert_eq!(adjacent(m, b, a), adjacent_by_walls(m, b, a), "{b:?} {a:?}");
+                    }
+                }
+            }
+        }
     }
 
     #[test]

@@ -11,20 +11,7 @@ use crate::state::{Contents, Model, Side, Status, Unit};
 impl Engine<'_> {
     /// Face-down Blips now in the Line of Sight of some Hero model, in id order.
     pub fn visible_blips(&mut self) -> Vec<String> {
-        let heroes: Vec<Pos> = self.st.hero_models().map(|m| m.pos).collect();
-        let blips: Vec<(String, Pos)> = self
-            .st
-            .blips
-            .iter()
-            .map(|b| (b.id.clone(), b.pos))
-            .collect();
-        let mut out = Vec::new();
-        for (id, bp) in blips {
-            if heroes.iter().any(|&h| self.los(h, bp)) {
-                out.push(id);
-            }
-        }
-        out
+        self.st.blips_in_sight()
     }
 
     /// After one step from `vacated`: has any face-down Blip come into a Hero's sight? Only
@@ -248,7 +235,7 @@ impl Engine<'_> {
         let unit_range = unit
             .models
             .iter()
-            .filter_map(|m| self.stats(Side::Overmind, m).shoot.map(|s| s.max_range()))
+            .filter_map(|m| self.shoot_of(Side::Overmind, m).map(|s| s.max_range()))
             .max();
         let heroes: Vec<(Pos, Option<u32>)> = self
             .st
@@ -256,12 +243,7 @@ impl Engine<'_> {
             .iter()
             .filter(|u| u.side == Side::Heroes)
             .flat_map(|u| u.models.iter())
-            .map(|m| {
-                (
-                    m.pos,
-                    self.stats(Side::Heroes, m).shoot.map(|s| s.max_range()),
-                )
-            })
+            .map(|m| (m.pos, self.shoot_of(Side::Heroes, m).map(|s| s.max_range())))
             .collect();
         let dist = |a: Pos| {
             unit_squares

@@ -63,7 +63,7 @@ impl ActionKind {
 }
 
 /// Conditions a model can be under (RULES.md §6).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Status {
     /// Next Move action is spent standing up; no attack before.
     #[serde(default, skip_serializing_if = "is_false")]
@@ -88,7 +88,7 @@ impl Status {
 }
 
 /// One figure on the map.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Model {
     pub id: String,
     /// Hero profile id or Alien Type id.
@@ -109,7 +109,7 @@ pub enum Overwatch {
 }
 
 /// A Hero (one model) or an Alien Unit (one or more models).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Unit {
     pub id: String,
     pub side: Side,
@@ -150,7 +150,7 @@ impl Unit {
 }
 
 /// What a Blip Token holds, hidden from the Heroes until it is flipped.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "holds")]
 pub enum Contents {
     Decoy,
@@ -164,7 +164,7 @@ pub enum Contents {
 }
 
 /// A face-down Blip Token on the map.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Blip {
     pub id: String,
     pub pos: Pos,
@@ -212,7 +212,7 @@ pub struct Outcome {
 }
 
 /// The whole game state. Change it only through [`crate::Game::apply`].
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Debug, Serialize, Deserialize)]
 pub struct GameState {
     pub map: Arc<Map>,
     pub rules: Arc<Rules>,
@@ -237,6 +237,22 @@ pub struct GameState {
     pub next_id: u32,
     #[serde(skip)]
     obstacles: Option<Obstacles>,
+    /// A configuration known to have no face-down Blip in a Hero's sight (derived; see
+    /// [`GameState::blips_in_sight`]).
+    #[serde(skip)]
+    sight_memo: Option<SightMemo>,
+}
+
+/// Hero squares, Blip squares and obstacles for which every (Hero, Blip) pair was checked and
+/// found out of sight. A pure fact about the map and those squares, so it stays true whatever
+/// the state it is attached to (clones, rolled-back snapshots).
+#[derive(Clone, Debug)]
+pub(crate) struct SightMemo {
+    map: Arc<Map>,
+    rule: crate::los::LosRule,
+    heroes: Vec<Pos>,
+    blips: Vec<Pos>,
+    obstacles: Obstacles,
 }
 
 impl PartialEq for GameState {
@@ -285,6 +301,7 @@ impl GameState {
             moved_this_action: Vec::new(),
             next_id: 0,
             obstacles: None,
+            sight_memo: None,
         }
     }
 
@@ -377,6 +394,77 @@ impl GameState {
         rule.visible(&map, obstacles, a, b)
     }
 
+    /// Ids of the face-down Blips in the Line of Sight of some Hero model, in Blip order.
+    ///
+    /// Exactly `los(hero, blip)` over all pairs, but pairs that the last all-clear check already
+    /// covers are skipped: if the Hero's square and the Blip's square were both checked then,
+    /// and no square inside their bounding box has stopped being an obstacle since, the pair
+    /// still cannot see (every sight line stays inside the box, the two squares never block,
+    /// and adding obstacles never creates sight).
+    pub(crate) fn blips_in_sight(&mut self) -> Vec<String> {
+        self.obstacles();
+        let rule = self.rules.los;
+        let Some(obstacles) = self.obstacles.as_ref() else {
+            return Vec::new();
+        };
+        let map: &Map = &self.map;
+        let heroes: Vec<Pos> = self
+            .units
+            .iter()
+            .filter(|u| u.side == Side::Heroes)
+            .flat_map(|u| u.models.iter())
+            .map(|m| m.pos)
+            .collect();
+        let memo = self
+            .sight_memo
+            .as_ref()
+            .filter(|m| Arc::ptr_eq(&m.map, &self.map) && m.rule == rule);
+        // Squares that were obstacles at the memo and are not now.
+        let mut vacated: Vec<Pos> = Vec::new();
+        if let Some(m) = memo {
+            let width = map.width().max(1);
+            let old = m.obstacles.words();
+            let new = obstacles.words();
+            for (i, &w) in old.iter().enumerate() {
+                let mut gone = w & !new.get(i).copied().unwrap_or(0);
+                while gone != 0 {
+                    let b = gone.trailing_zeros() as usize;
+                    gone &= gone - 1;
+                    let idx = (i * 64 + b) as i32;
+                    vacated.push(Pos::new(idx % width, idx / width));
+                }
+            }
+        }
+        let mut out = Vec::new();
+        for blip in &self.blips {
+            let bp = blip.pos;
+            let b_known = memo.is_some_and(|m| m.blips.contains(&bp));
+            let seen = heroes.iter().any(|&h| {
+                let covered = b_known
+                    && memo.is_some_and(|m| m.heroes.contains(&h))
+                    && !vacated.iter().any(|v| {
+                        (h.x.min(bp.x)..=h.x.max(bp.x)).contains(&v.x)
+                            && (h.y.min(bp.y)..=h.y.max(bp.y)).contains(&v.y)
+                    });
+                !covered && rule.visible(map, obstacles, h, bp)
+            });
+            if seen {
+                out.push(blip.id.clone());
+            }
+        }
+        if out.is_empty() {
+            let blips: Vec<Pos> = self.blips.iter().map(|b| b.pos).collect();
+            self.sight_memo = Some(SightMemo {
+                map: Arc::clone(&self.map),
+                rule,
+                heroes,
+                blips,
+                obstacles: obstacles.clone(),
+            });
+        }
+        out
+    }
+
     #[must_use]
     pub fn is_over(&self) -> bool {
         self.outcome.is_some()
@@ -394,4 +482,273 @@ impl GameState {
 pub enum Occupant<'a> {
     Blip(&'a Blip),
     Model(&'a Unit, &'a Model),
+}
+
+// Hand-written `Clone`s whose `clone_from` reuses the target's buffers (strings, vectors), so
+// a snapshot taken into a spare state allocates next to nothing. Each destructures every
+// field, so a field added later cannot be forgotten.
+
+impl Clone for Status {
+    fn clone(&self) -> Self {
+        let Status {
+            knocked_down,
+            stunned,
+            shaken_by,
+        } = self;
+        Status {
+            knocked_down: *knocked_down,
+            stunned: *stunned,
+            shaken_by: shaken_by.clone(),
+        }
+    }
+
+    fn clone_from(&mut self, source: &Self) {
+        let Status {
+            knocked_down,
+            stunned,
+            shaken_by,
+        } = source;
+        self.knocked_down = *knocked_down;
+        self.stunned = *stunned;
+        self.shaken_by.clone_from(shaken_by);
+    }
+}
+
+impl Clone for Model {
+    fn clone(&self) -> Self {
+        let Model {
+            id,
+            kind,
+            pos,
+            health,
+            max_health,
+            status,
+        } = self;
+        Model {
+            id: id.clone(),
+            kind: kind.clone(),
+            pos: *pos,
+            health: *health,
+            max_health: *max_health,
+            status: status.clone(),
+        }
+    }
+
+    fn clone_from(&mut self, source: &Self) {
+        let Model {
+            id,
+            kind,
+            pos,
+            health,
+            max_health,
+            status,
+        } = source;
+        self.id.clone_from(id);
+        self.kind.clone_from(kind);
+        self.pos = *pos;
+        self.health = *health;
+        self.max_health = *max_health;
+        self.status.clone_from(status);
+    }
+}
+
+impl Clone for Unit {
+    fn clone(&self) -> Self {
+        let Unit {
+            id,
+            side,
+            models,
+            activated,
+            used,
+            overwatch,
+            xp,
+            from_blip,
+            extracted,
+        } = self;
+        Unit {
+            id: id.clone(),
+            side: *side,
+            models: models.clone(),
+            activated: *activated,
+            used: used.clone(),
+            overwatch: *overwatch,
+            xp: *xp,
+            from_blip: from_blip.clone(),
+            extracted: *extracted,
+        }
+    }
+
+    fn clone_from(&mut self, source: &Self) {
+        let Unit {
+            id,
+            side,
+            models,
+            activated,
+            used,
+            overwatch,
+            xp,
+            from_blip,
+            extracted,
+        } = source;
+        self.id.clone_from(id);
+        self.side = *side;
+        self.models.clone_from(models);
+        self.activated = *activated;
+        self.used.clone_from(used);
+        self.overwatch = *overwatch;
+        self.xp = *xp;
+        self.from_blip.clone_from(from_blip);
+        self.extracted = *extracted;
+    }
+}
+
+impl Clone for Contents {
+    fn clone(&self) -> Self {
+        match self {
+            Contents::Decoy => Contents::Decoy,
+            Contents::Unit {
+                type_id,
+                size,
+                leader,
+            } => Contents::Unit {
+                type_id: type_id.clone(),
+                size: *size,
+                leader: leader.clone(),
+            },
+        }
+    }
+
+    fn clone_from(&mut self, source: &Self) {
+        match (self, source) {
+            (
+                Contents::Unit {
+                    type_id,
+                    size,
+                    leader,
+                },
+                Contents::Unit {
+                    type_id: t,
+                    size: n,
+                    leader: l,
+                },
+            ) => {
+                type_id.clone_from(t);
+                *size = *n;
+                leader.clone_from(l);
+            }
+            (this, source) => *this = source.clone(),
+        }
+    }
+}
+
+impl Clone for Blip {
+    fn clone(&self) -> Self {
+        let Blip {
+            id,
+            pos,
+            contents,
+            activated,
+            used,
+        } = self;
+        Blip {
+            id: id.clone(),
+            pos: *pos,
+            contents: contents.clone(),
+            activated: *activated,
+            used: used.clone(),
+        }
+    }
+
+    fn clone_from(&mut self, source: &Self) {
+        let Blip {
+            id,
+            pos,
+            contents,
+            activated,
+            used,
+        } = source;
+        self.id.clone_from(id);
+        self.pos = *pos;
+        self.contents.clone_from(contents);
+        self.activated = *activated;
+        self.used.clone_from(used);
+    }
+}
+
+impl Clone for GameState {
+    fn clone(&self) -> Self {
+        let GameState {
+            map,
+            rules,
+            units,
+            blips,
+            round,
+            max_rounds,
+            phase,
+            active,
+            objective,
+            activated_objectives,
+            outcome,
+            rng,
+            moved_this_action,
+            next_id,
+            obstacles,
+            sight_memo,
+        } = self;
+        GameState {
+            map: Arc::clone(map),
+            rules: Arc::clone(rules),
+            units: units.clone(),
+            blips: blips.clone(),
+            round: *round,
+            max_rounds: *max_rounds,
+            phase: *phase,
+            active: active.clone(),
+            objective: objective.clone(),
+            activated_objectives: activated_objectives.clone(),
+            outcome: outcome.clone(),
+            rng: rng.clone(),
+            moved_this_action: moved_this_action.clone(),
+            next_id: *next_id,
+            obstacles: obstacles.clone(),
+            sight_memo: sight_memo.clone(),
+        }
+    }
+
+    fn clone_from(&mut self, source: &Self) {
+        let GameState {
+            map,
+            rules,
+            units,
+            blips,
+            round,
+            max_rounds,
+            phase,
+            active,
+            objective,
+            activated_objectives,
+            outcome,
+            rng,
+            moved_this_action,
+            next_id,
+            obstacles,
+            sight_memo,
+        } = source;
+        self.map.clone_from(map);
+        self.rules.clone_from(rules);
+        self.units.clone_from(units);
+        self.blips.clone_from(blips);
+        self.round = *round;
+        self.max_rounds = *max_rounds;
+        self.phase = *phase;
+        self.active.clone_from(active);
+        self.objective.clone_from(objective);
+        self.activated_objectives.clone_from(activated_objectives);
+        self.outcome.clone_from(outcome);
+        self.rng.clone_from(rng);
+        self.moved_this_action.clone_from(moved_this_action);
+        self.next_id = *next_id;
+        self.obstacles.clone_from(obstacles);
+        self.sight_memo.clone_from(sight_memo);
+    }
 }
