@@ -52,7 +52,8 @@ pub fn install_source(host: &Rc<ScriptHost>, c: &mut Content, path: &str, source
 
 #[path = "../../../core/tests/common/mod.rs"]
 mod core_fixture;
-pub use core_fixture::{alien, hero};
+#[allow(unused_imports)] // each test binary uses a different subset
+pub use core_fixture::{alien, all_blanks, all_hits, hero, performed};
 
 /// Which seed behaviours a world uses.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -93,30 +94,6 @@ pub fn world(flavour: Flavour) -> Content {
         c.aliens.insert(a.id.clone(), a);
     }
     c
-}
-
-/// Every die face a single HIT.
-pub fn all_hits() -> DieFaces {
-    DieFaces {
-        blank: 0,
-        hit: 12,
-        double_hit: 0,
-        critical: 0,
-        shield: 0,
-        double_shield: 0,
-    }
-}
-
-/// Every die face BLANK.
-pub fn all_blanks() -> DieFaces {
-    DieFaces {
-        blank: 12,
-        hit: 0,
-        double_hit: 0,
-        critical: 0,
-        shield: 0,
-        double_shield: 0,
-    }
 }
 
 /// Records every decision asked and the answer given.
@@ -330,16 +307,6 @@ pub fn same(scene: &Scene) -> Played {
         lua.events
     );
     lua
-}
-
-pub fn performed(events: &[Event]) -> Vec<String> {
-    events
-        .iter()
-        .filter_map(|e| match e {
-            Event::BehaviourPerformed { behaviour, .. } => Some(behaviour.clone()),
-            _ => None,
-        })
-        .collect()
 }
 
 pub fn failures(events: &[Event]) -> Vec<String> {
