@@ -53,7 +53,7 @@ pub fn install_source(host: &Rc<ScriptHost>, c: &mut Content, path: &str, source
 #[path = "../../../core/tests/common/mod.rs"]
 mod core_fixture;
 #[allow(unused_imports)] // each test binary uses a different subset
-pub use core_fixture::{alien, all_blanks, all_hits, hero, performed};
+pub use core_fixture::{alien, all_blanks, all_hits, hero};
 
 /// Which seed behaviours a world uses.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -314,6 +314,17 @@ pub fn failures(events: &[Event]) -> Vec<String> {
         .iter()
         .filter_map(|e| match e {
             Event::BehaviourFailed { reason, .. } => Some(reason.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Ids of the behaviours performed, in order.
+pub fn performed(events: &[Event]) -> Vec<String> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            Event::BehaviourPerformed { behaviour, .. } => Some(behaviour.clone()),
             _ => None,
         })
         .collect()
