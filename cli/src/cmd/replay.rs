@@ -37,7 +37,7 @@ struct Verdict {
 /// A bad save or pack (exit 1), or a replay that differs (exit 1).
 pub fn run(args: &Args) -> Result<(), CliError> {
     let save = Save::read(&args.save)?;
-    let set = packs::load(&save.packs)?;
+    let set = packs::load(&portable(&save.packs))?;
     let mut game = set
         .start(&save.mission, save.seed)
         .map_err(packs::problems)?;
@@ -114,4 +114,23 @@ fn replay(game: &mut Game, save: &Save, content: &overmind_core::Content) -> Opt
         ));
     }
     None
+}
+
+/// Saves name packs by absolute path; on another machine (or checkout) the base pack is found
+/// where this host finds it, and a missing expansion is looked for by its folder name in the
+/// current directory.
+fn portable(dirs: &[std::path::PathBuf]) -> Vec<std::path::PathBuf> {
+    dirs.iter()
+        .enumerate()
+        .map(|(i, d)| {
+            if d.join("pack.toml").is_file() {
+                d.clone()
+            } else if i == 0 {
+                packs::base_dir()
+            } else {
+                d.file_name()
+                    .map_or_else(|| d.clone(), std::path::PathBuf::from)
+            }
+        })
+        .collect()
 }
