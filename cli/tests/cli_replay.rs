@@ -165,3 +165,16 @@ fn simulate_compares_with_an_extra_pack() {
     assert_eq!(v["difference"]["heroes_win_rate"], 0.0, "{v}");
     assert_eq!(v["base"]["wins"], v["compare"]["wins"]);
 }
+
+#[test]
+fn a_save_from_another_checkout_finds_the_base_pack_here() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = save_ai_game(dir.path(), 5);
+    let text = std::fs::read_to_string(&path).expect("read");
+    let mut v: Value = serde_json::from_str(&text).expect("save");
+    v["packs"] = Value::from(vec!["/elsewhere/overmind/behaviours"]);
+    std::fs::write(&path, serde_json::to_string_pretty(&v).expect("json")).expect("write");
+    let o = run(&["replay", &path.display().to_string()], "");
+    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+    assert!(stdout(&o).contains("replays identically"), "{}", stdout(&o));
+}
