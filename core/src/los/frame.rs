@@ -123,6 +123,11 @@ impl Frame {
         )
     }
 
+    /// The map square of a unit blocker from [`Frame::collect_units`].
+    pub fn unit_square(&self, b: &Blk) -> Pos {
+        self.cell(b.q.x, b.p.y)
+    }
+
     /// A frame point in map coordinates (square `(x, y)` spans `[x, x+1] × [y, y+1]`);
     /// `None` only if the arithmetic would overflow.
     pub fn point_to_map(&self, x: Rational, y: Rational) -> Option<Point> {

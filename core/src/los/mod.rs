@@ -55,8 +55,14 @@
 //! `Obstacles` bit set) only when walls and solid squares leave a line open. So the first query
 //! of a pair also learns what walls and solid squares alone decide, and the map remembers it
 //! (2 bits a pair and rule, for maps up to 2048 squares): a pair they block is answered at once
-//! from then on, whatever the units (LOS is monotone). `core/tests/los_props.rs` checks all
-//! this against a slow oracle that tries lines through pairs of critical corners;
+//! from then on, whatever the units (LOS is monotone). For the other pairs, where units
+//! decide, the map also remembers (exact rule, one word per entry of a small direct-mapped
+//! table) the unit squares in the hull at the last query, up to four: if they blocked, the pair
+//! stays blocked while all of them still hold units (more obstacles never make sight); if it
+//! was visible, it stays visible while the units in the hull are among them (fewer obstacles
+//! never remove sight). Only units in the hull other than A and B can touch a line that matters
+//! (point 3), so both are exact, however the other units moved. `core/tests/los_props.rs`
+//! checks all this against a slow oracle that tries lines through pairs of critical corners;
 //! `core/benches/los.rs` times it.
 //!
 //! # Explanations
@@ -82,7 +88,7 @@ pub use explain::{Blocker, Explanation, ObstacleKind, Point, Rational, WallEdge}
 
 use crate::geom::Pos;
 use crate::map::{Map, Obstacles};
-use cache::{Slot, Static};
+use cache::{Memo, MemoEntry, Slot, Static};
 use frame::{Blk, Frame};
 use serde::{Deserialize, Serialize};
 use solve::Solver;
@@ -111,7 +117,8 @@ impl LineOfSight for LosRule {
             return true;
         }
         let frame = Frame::new(a, b);
-        let slot = Slot::of(map, map.index(a), map.index(b));
+        let (ia, ib) = (map.index(a), map.index(b));
+        let slot = Slot::of(map, ia, ib);
         let rule_bit = match self {
             LosRule::Exact => 0,
             LosRule::Centre => 2,
@@ -120,10 +127,49 @@ impl LineOfSight for LosRule {
         if known == Static::Blocked {
             return false;
         }
+        // Only pairs the units decide are remembered, so only the exact rule (the centre rule
+        // is one line, cheap already) and only when walls and solid squares are not known to
+        // block.
+        let memo = match self {
+            LosRule::Exact => MemoEntry::of(map, ia, ib),
+            LosRule::Centre => None,
+        };
+        let remembered = memo.as_ref().and_then(MemoEntry::get);
+        if let Some((Memo::Blocked, squares, len)) = remembered {
+            let w = usize::try_from(map.width()).unwrap_or(1).max(1);
+            let at = |i: usize| Pos::new((i % w) as i32, (i / w) as i32);
+            if squares[..len].iter().all(|&i| obstacles.contains(at(i))) {
+                return false;
+            }
+        }
         let query = |s: &mut Scratch| {
-            let (seen, learnt) = query(*self, &frame, map, obstacles, s, known == Static::Unknown);
-            if let (Some(slot), Some(learnt)) = (&slot, learnt) {
-                slot.set(rule_bit, learnt);
+            if let Some((Memo::Visible, squares, len)) = remembered {
+                s.units.clear();
+                frame.collect_units(map, obstacles, &mut s.units);
+                let had = |u: &Blk| squares[..len].contains(&map.index(frame.unit_square(u)));
+                if s.units.len() <= len && s.units.iter().all(had) {
+                    return true;
+                }
+            }
+            let (seen, alone) = query(*self, &frame, map, obstacles, s);
+            if let (Some(slot), Static::Unknown) = (&slot, known) {
+                slot.set(
+                    rule_bit,
+                    if alone {
+                        Static::Visible
+                    } else {
+                        Static::Blocked
+                    },
+                );
+            }
+            // With walls and solid squares alone leaving the pair visible, `s.units` holds every
+            // unit in the hull, and they decided.
+            if let (Some(memo), true) = (&memo, alone) {
+                let kind = if seen { Memo::Visible } else { Memo::Blocked };
+                if seen || !s.units.is_empty() {
+                    let squares = s.units.iter().map(|u| map.index(frame.unit_square(u)));
+                    memo.set(kind, squares);
+                }
             }
             seen
         };
@@ -136,16 +182,15 @@ impl LineOfSight for LosRule {
     }
 }
 
-/// One `visible` query in the frame, with scratch buffers: whether `b` is visible, and (with
-/// `learn`) what walls and solid squares alone decide, which comes for free.
+/// One `visible` query in the frame, with scratch buffers: whether `b` is visible, and whether
+/// walls and solid squares alone leave it visible, which comes for free.
 fn query(
     rule: LosRule,
     frame: &Frame,
     map: &Map,
     obstacles: &Obstacles,
     s: &mut Scratch,
-    learn: bool,
-) -> (bool, Option<Static>) {
+) -> (bool, bool) {
     s.statics.clear();
     s.units.clear();
     frame.collect_statics(map, &mut s.statics);
@@ -167,12 +212,7 @@ fn query(
             (alone, alone && clear(&s.units))
         }
     };
-    let learnt = learn.then_some(if alone {
-        Static::Visible
-    } else {
-        Static::Blocked
-    });
-    (seen, learnt)
+    (seen, alone)
 }
 
 /// Why `a` and `b` do or do not see each other under `rule`: a witness sight line with exact end

@@ -365,3 +365,70 @@ fn centre_rule_blocks_on_touching_a_wall_end() {
         "blocked by wall west of 1,0"
     );
 }
+
+/// A map's memo of what units decided (warm, across moves) answers as a fresh map does.
+#[test]
+fn a_warm_memo_answers_like_a_fresh_map() {
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+    for _ in 0..6 {
+        let (w, h) = (9, 7);
+        let mut d = String::from("\n+");
+        d.push_str(&"-+".repeat(w));
+        for y in 0..h {
+            d.push_str("\n|");
+            for x in 0..w {
+                d.push(if rng.random_range(0..10) == 0 {
+                    '#'
+                } else {
+                    '.'
+                });
+                let wall = x + 1 == w || rng.random_range(0..12) == 0;
+                d.push(if wall { '|' } else { ' ' });
+            }
+            d.push_str("\n+");
+            for _ in 0..w {
+                let wall = y + 1 == h || rng.random_range(0..12) == 0;
+                d.push_str(if wall { "-+" } else { " +" });
+            }
+        }
+        d.push('\n');
+        let warm = map(&d);
+        let squares: Vec<Pos> = warm.squares().collect();
+        let mut o = none(&warm);
+        for &s in &squares {
+            if rng.random_range(0..6) == 0 {
+                o.insert(s);
+            }
+        }
+        for _ in 0..25 {
+            for _ in 0..rng.random_range(1..4) {
+                let s = squares[rng.random_range(0..squares.len())];
+                if o.contains(s) {
+                    o.remove(s);
+                } else {
+                    o.insert(s);
+                }
+            }
+            let fresh = warm.clone();
+            for (i, &a) in squares.iter().enumerate() {
+                for &b in &squares[i..] {
+                    let want = LosRule::Exact.visible(&fresh, &o, a, b);
+                    let (ab, ba) = if rng.random_range(0..2) == 0 {
+                        (a, b)
+                    } else {
+                        (b, a)
+                    };
+                    assert_eq!(
+                        LosRule::Exact.visible(&warm, &o, ab, ba),
+                        want,
+                        "{a} {b}\n{d}"
+                    );
+                    assert_eq!(LosRule::Centre.visible(&warm, &o, a, b), {
+                        LosRule::Centre.visible(&fresh, &o, b, a)
+                    });
+                }
+            }
+        }
+    }
+}
