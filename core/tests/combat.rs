@@ -15,6 +15,15 @@ fn attack_event(ev: &[Event]) -> (u32, u32, u32) {
         .expect("an attack")
 }
 
+fn defence_dice(ev: &[Event]) -> u32 {
+    ev.iter()
+        .find_map(|e| match e {
+            Event::Attack { defence_dice, .. } => Some(*defence_dice),
+            _ => None,
+        })
+        .expect("an attack")
+}
+
 /// A game on the wall map with hero T and an Alien Unit placed directly (no Blip).
 fn fight(
     hero_at: [i32; 2],
@@ -175,20 +184,12 @@ fn shoot_uses_the_short_band_inside_short_range_and_needs_no_adjacency() {
 
 #[test]
 fn red_square_lowers_defence() {
-    let w = world();
-    let mut s = setup(
-        &wall_map().replacen(". . . . . .|", ". . . r . .|", 1),
-        &[("T", "trooper", [0, 0])],
-        &[],
-    );
-    s.rules.die = all_blanks();
-    let st = s.start(&w.content, 1).unwrap();
-    assert_eq!(st.map.terrain(Pos::new(3, 0)), Terrain::Red);
     // Defence 1 - 1 = 0 would be below 1: kept at 1 (modifiers never bring a CV below 1).
     let (mut g, w) = fight([0, 0], "grunt", &[[3, 0]], |s| {
         s.map = MapBuilder::from_drawing(&wall_map().replacen(". . . . . .|", ". . . r . .|", 1))
             .build();
     });
+    assert_eq!(g.state.map.terrain(Pos::new(3, 0)), Terrain::Red);
     let ev = apply(
         &mut g,
         &w,
@@ -198,13 +199,7 @@ fn red_square_lowers_defence() {
             target: "A.1".into(),
         },
     );
-    let def = ev
-        .iter()
-        .find_map(|e| match e {
-            Event::Attack { defence_dice, .. } => Some(*defence_dice),
-            _ => None,
-        })
-        .unwrap();
+    let def = defence_dice(&ev);
     assert_eq!(def, 1);
 }
 
@@ -287,7 +282,7 @@ fn knock_down_spends_the_next_move_standing_up() {
 }
 
 #[test]
-fn stun_recovers_with_interact_and_cannot_defend_against_melee() {
+fn a_stunned_model_cannot_defend_against_melee() {
     let (mut g, w) = fight([2, 2], "grunt", &[[3, 2]], |_| {});
     g.state.model_mut("T").unwrap().status.stunned = true;
     let mut c = ctl(vec![]);
@@ -301,38 +296,27 @@ fn stun_recovers_with_interact_and_cannot_defend_against_melee() {
             target: "T".into(),
         },
     );
-    let def = ev
-        .iter()
-        .find_map(|e| match e {
-            Event::Attack { defence_dice, .. } => Some(*defence_dice),
-            _ => None,
-        })
-        .unwrap();
+    let def = defence_dice(&ev);
     assert_eq!(def, 0);
 }
 
 #[test]
-fn fear_attack_shakes_a_hero_who_then_flees() {
+fn terrifying_presence_needs_a_hero_to_see_the_unit() {
     let w = world();
     let mut s = setup(
-        &wall_map(),
-        &[("T", "trooper", [4, 2])],
-        &[("B", [10, 2], unit("terror", 1))],
+        "",
+        &[("T", "trooper", [0, 2])],
+        &[("B", [11, 0], unit("terror", 1))],
     );
     s.rules.die = all_hits();
     s.rules.overmind_reveal_trigger = RevealTrigger::Always;
-    // Put the terror in the hero's room by moving the wall: use an open board instead.
-    s.map = MapBuilder::new(12, 6).build();
-    s.heroes[0].at = Pos::new(0, 2);
-    s.blips[0].at = Pos::new(11, 2);
-    // The Blip would be seen at once on an open board; a wall of solid squares hides it.
+    // A wall of solid squares, open only at the bottom, hides the Blip.
     let mut b = MapBuilder::new(12, 6);
     for y in 0..6 {
         b.set_terrain(Pos::new(9, y), Terrain::Solid);
     }
     b.set_terrain(Pos::new(9, 5), Terrain::Plain);
     s.map = b.build();
-    s.blips[0].at = Pos::new(11, 0);
     let mut g = start(&s, &w);
     let mut c = ctl(vec![]);
     to_overmind(&mut g, &w, &mut c);
