@@ -442,3 +442,22 @@ fn victory_extract_interact_survive_and_round_limit() {
         assert_eq!(g.state.round, 2);
     }
 }
+
+#[test]
+fn interact_recovers_from_stun_and_a_stunned_model_cannot_move() {
+    let (mut g, w) = fight([2, 2], "grunt", &[[5, 5]], |_| {});
+    g.state.model_mut("T").unwrap().status.stunned = true;
+    let mut c = ctl(vec![]);
+    let e = g.apply(mv("T", 1, 2), &w.content, &mut c).unwrap_err();
+    assert!(e.0.contains("Stunned"), "{e}");
+    let ev = apply(&mut g, &w, &mut c, Action::Interact { unit: "T".into() });
+    assert!(ev.iter().any(|e| matches!(
+        e,
+        Event::Status {
+            status: event::StatusChange::Recovered,
+            ..
+        }
+    )));
+    assert!(!g.state.model_mut("T").unwrap().status.stunned);
+    apply(&mut g, &w, &mut c, mv("T", 1, 2));
+}
