@@ -1,4 +1,4 @@
--- EXAMPLE alien type: invented name and numbers, not a printed card (RULES.md §9).
+-- EXAMPLE alien type: invented name and numbers, not a printed card (docs/RULES.md §9.2).
 return alien_type {
   id = "warden",
   name = "Warden",

@@ -1,4 +1,4 @@
--- PROTECT (seed behaviour, RULES.md §8). Mirrors core/src/native.rs `Protect`.
+-- PROTECT (seed behaviour, docs/RULES.md §8.5). Mirrors core/src/native.rs `Protect`.
 return behaviour {
   id = "protect",
   name = "PROTECT",

@@ -1,4 +1,4 @@
--- QUICK SHOT (seed behaviour, RULES.md §8). Mirrors core/src/native.rs `QuickShot`.
+-- QUICK SHOT (seed behaviour, docs/RULES.md §8.5). Mirrors core/src/native.rs `QuickShot`.
 return behaviour {
   id = "quick_shot",
   name = "QUICK SHOT",

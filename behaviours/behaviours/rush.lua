@@ -1,4 +1,4 @@
--- RUSH (seed behaviour, RULES.md §8). Mirrors core/src/native.rs `Rush`.
+-- RUSH (seed behaviour, docs/RULES.md §8.5). Mirrors core/src/native.rs `Rush`.
 return behaviour {
   id = "rush",
   name = "RUSH",

@@ -1,4 +1,4 @@
--- TAKE COVER (seed behaviour, RULES.md §8). Mirrors core/src/native.rs `TakeCover`.
+-- TAKE COVER (seed behaviour, docs/RULES.md §8.5). Mirrors core/src/native.rs `TakeCover`.
 return behaviour {
   id = "take_cover",
   name = "TAKE COVER",

@@ -1,4 +1,4 @@
--- TERRIFYING PRESENCE (seed behaviour, RULES.md §8). Mirrors core/src/native.rs
+-- TERRIFYING PRESENCE (seed behaviour, docs/RULES.md §8.5). Mirrors core/src/native.rs
 -- `TerrifyingPresence`.
 return behaviour {
   id = "terrifying_presence",

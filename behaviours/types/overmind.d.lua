@@ -5,10 +5,10 @@
 -- Reference: docs/API.md. Scripts also have the sandbox's safe Lua library
 -- (docs/SANDBOX.md); math.random draws from the game's seeded RNG.
 
----The kind of a square (RULES.md §2); `game:terrain` returns it.
+---The kind of a square (docs/RULES.md §2); `game:terrain` returns it.
 ---@alias Terrain "plain"|"red"|"green"|"yellow"|"building"|"solid"
 
----A Special Combat Effect (RULES.md §6).
+---A Special Combat Effect (docs/RULES.md §6.6).
 ---@alias Effect "knock_down"|"push_back"|"shaken"|"stun"
 
 ---What `behaviour { ... }` and `alien_type { ... }` return: the script returns it.
@@ -80,8 +80,8 @@ function Game:heroes_seeing(unit) end
 ---@return Model? # nil when `models` is empty.
 function Game:closest(unit, models) end
 
----Asks the Overmind in which order the unit's models act (RULES.md §8: a unit of several models
----moves model by model in the Overmind's order).
+---Asks the Overmind in which order the unit's models act (docs/RULES.md §8.1: a unit of several
+---models moves model by model in the Overmind's order).
 ---@param unit Unit Usually the performing unit.
 ---@return Model[] # The unit's models in the order the Overmind picks.
 function Game:model_order(unit) end
@@ -90,10 +90,10 @@ function Game:model_order(unit) end
 ---a square off the map.
 ---@param a Model|Blip|Pos One square.
 ---@param b Model|Blip|Pos The other.
----@return boolean # True when a straight line joins them past no wall or obstacle (RULES.md §3).
+---@return boolean # True when a straight line joins them past no wall or obstacle (docs/RULES.md §3).
 function Game:los(a, b) end
 
----Distance for ranges (RULES.md §4).
+---Distance for ranges (docs/RULES.md §4.1).
 ---@param a Model|Blip|Pos One square.
 ---@param b Model|Blip|Pos The other.
 ---@return integer # King-move count of squares, ignoring terrain: the game's range.
@@ -111,7 +111,7 @@ function Game:path_distance(from, to) end
 ---@return integer? # Legal steps, or nil when no square next to it can be reached.
 function Game:steps_to_adjacent(from, to) end
 
----The kind of a square (RULES.md §2).
+---The kind of a square (docs/RULES.md §2).
 ---@param square Model|Blip|Pos A square.
 ---@return Terrain # Off the map: `"solid"`.
 function Game:terrain(square) end
@@ -230,10 +230,10 @@ function Model:reachable() end
 function Model:move_left() end
 
 ---A face-down Blip Token. `id`, `x`, `y`, `pos` and `movement` are free to read. Reading any other
----field reveals the Blip first, exactly as when the Overmind needs a Blip's stat (RULES.md §7: a
----reveal by the Overmind, cause `stat`, which may trigger the revealed unit's own behaviour at
----once), and then answers from the revealed unit; a Decoy answers `decoy = true` and nil for the
----rest. A Blip is an obstacle; behaviours cannot attack it.
+---field reveals the Blip first, exactly as when the Overmind needs a Blip's stat (docs/RULES.md
+---§7.3: a reveal by the Overmind, cause `stat`, which may trigger the revealed unit's own
+---behaviour at once), and then answers from the revealed unit; a Decoy answers `decoy = true` and
+---nil for the rest. A Blip is an obstacle; behaviours cannot attack it.
 ---@class Blip
 ---@field id string The Blip's id (a revealed unit keeps it as its unit id). Free to read.
 ---@field x integer Its column. Free to read.

@@ -182,9 +182,9 @@ pub fn parse(line: &str, names: &Names) -> Result<Command, ParseError> {
             };
             let to = square_of(&square).map_err(ParseError::new)?;
             Ok(Command::Act(if name == "move" {
-                Action::Move { unit, to }
+                Action::Move { unit, to , via: Vec::new() }
             } else {
-                Action::Sprint { unit, to }
+                Action::Sprint { unit, to , via: Vec::new() }
             }))
         }
         "shoot" | "melee" => {
@@ -284,8 +284,8 @@ pub fn square_of(s: &str) -> Result<Pos, String> {
 #[must_use]
 pub fn text_of(a: &Action) -> String {
     match a {
-        Action::Move { unit, to } => format!("move {unit} {to}"),
-        Action::Sprint { unit, to } => format!("sprint {unit} {to}"),
+        Action::Move { unit, to , .. } => format!("move {unit} {to}"),
+        Action::Sprint { unit, to , .. } => format!("sprint {unit} {to}"),
         Action::Shoot { unit, target } => format!("shoot {unit} {target}"),
         Action::Melee { unit, target } => format!("melee {unit} {target}"),
         Action::Overwatch { unit } => format!("overwatch {unit}"),
@@ -352,7 +352,7 @@ mod tests {
             Ok(Command::Act(Action::Move {
                 unit: "captain".into(),
                 to: Pos::new(3, 4)
-            }))
+            , via: Vec::new() }))
         );
         assert_eq!(
             parse("  shoot medic b3.1 ", &n),
@@ -386,7 +386,7 @@ mod tests {
             Ok(Command::Act(Action::Sprint {
                 unit: "captain".into(),
                 to: Pos::new(1, 2)
-            }))
+            , via: Vec::new() }))
         );
         assert_eq!(
             parse("overwatch", &n),
@@ -419,7 +419,7 @@ mod tests {
             Action::Move {
                 unit: "captain".into(),
                 to: Pos::new(1, 2),
-            },
+            via: Vec::new(), },
             Action::Melee {
                 unit: "captain".into(),
                 target: "b3".into(),

@@ -5,7 +5,7 @@
 use crate::packs::Reload;
 use crate::session::Session;
 use crate::turn::Turn;
-use overmind_core::{Controller, Decision, Event, GameState, Side};
+use overmind_core::{Choice, Controller, Decision, Event, Pos, Side, View};
 use std::cell::RefCell;
 use std::rc::Rc;
 use std::time::Duration;
@@ -52,7 +52,7 @@ pub trait Frontend {
     /// Read a command for `side`, waiting at most `wait` where the input allows.
     fn read(&mut self, side: Side, wait: Duration) -> Input;
     /// Put a decision to the player; the answer is an index into `d.options`.
-    fn decide(&mut self, state: &GameState, d: &Decision) -> usize;
+    fn decide(&mut self, view: View<'_>, d: &Decision) -> usize;
     /// Whether the output is gone (a closed pipe): the host stops.
     fn broken(&self) -> bool;
 }
@@ -66,11 +66,11 @@ pub struct Human {
 }
 
 impl Controller for Human {
-    fn decide(&mut self, state: &GameState, d: &Decision) -> usize {
+    fn decide(&mut self, view: View<'_>, d: &Decision) -> usize {
         // The play loop never holds the front end while the rules run, so this borrow is free;
         // were it not, the first option is the rules' own fallback.
         match self.frontend.try_borrow_mut() {
-            Ok(mut f) => f.decide(state, d),
+            Ok(mut f) => f.decide(view, d),
             Err(_) => 0,
         }
     }
@@ -140,9 +140,67 @@ pub fn answer(line: &str, n: usize) -> Result<usize, String> {
     }
 }
 
+/// Parse a decision answer against its options: the option's number, or, for a `path`
+/// decision, the whole path (squares `x,y` separated by spaces or arrows, or a JSON array of
+/// `[x, y]` pairs) of one of the options.
+///
+/// # Errors
+/// What was expected.
+pub fn answer_for(line: &str, options: &[Choice]) -> Result<usize, String> {
+    let n = options.len();
+    if let Ok(i) = answer(line, n) {
+        return Ok(i);
+    }
+    if options.iter().any(|o| matches!(o, Choice::Path(_))) {
+        if let Some(path) = parse_path(line) {
+            return options
+                .iter()
+                .position(|o| matches!(o, Choice::Path(p) if *p == path))
+                .ok_or_else(|| {
+                    format!(
+                        "`{}` is not one of the {n} paths offered; answer with its number, 1 to {n}",
+                        line.trim()
+                    )
+                });
+        }
+    }
+    answer(line, n)
+}
+
+fn parse_path(line: &str) -> Option<Vec<Pos>> {
+    let t = line.trim();
+    if t.starts_with('[') {
+        return serde_json::from_str::<Vec<Pos>>(t).ok();
+    }
+    let squares: Option<Vec<Pos>> = t
+        .split(|c: char| c.is_whitespace() || c == '→' || c == '>')
+        .filter(|w| !w.is_empty() && *w != "-")
+        .map(|w| {
+            let (x, y) = w.split_once(',')?;
+            Some(Pos::new(x.trim().parse().ok()?, y.trim().parse().ok()?))
+        })
+        .collect();
+    squares.filter(|s| s.len() >= 2)
+}
+
 #[cfg(test)]
 mod tests {
-    use super::answer;
+    use super::{answer, answer_for};
+    use overmind_core::{Choice, Pos};
+
+    #[test]
+    fn a_path_decision_takes_the_whole_path() {
+        let a = vec![Pos::new(0, 0), Pos::new(1, 0), Pos::new(2, 0)];
+        let b = vec![Pos::new(0, 0), Pos::new(1, 1), Pos::new(2, 0)];
+        let options = vec![Choice::Path(a), Choice::Path(b)];
+        assert_eq!(answer_for("2", &options), Ok(1));
+        assert_eq!(answer_for("0,0 1,1 2,0", &options), Ok(1));
+        assert_eq!(answer_for("0,0 → 1,0 → 2,0", &options), Ok(0));
+        assert_eq!(answer_for("[[0,0],[1,1],[2,0]]", &options), Ok(1));
+        assert!(answer_for("0,0 0,1 2,0", &options)
+            .unwrap_err()
+            .contains("not one of the 2 paths"));
+    }
 
     #[test]
     fn answers_are_one_based() {

@@ -4,12 +4,12 @@
 //! error, reload, your_turn, …). With the Heroes' view nothing the Heroes may not know is
 //! written. The stream is a pure function of mission, packs, seed and input.
 
-use crate::human::{answer, Frontend, Input, Lines, Note};
+use crate::human::{answer_for, Frontend, Input, Lines, Note};
 use crate::packs::Reload;
 use crate::session::Session;
 use crate::turn::Turn;
 use overmind_core::decision::DecisionKind;
-use overmind_core::{Choice, Decision, Event, GameState, Side};
+use overmind_core::{Choice, Decision, Event, GameState, Side, View};
 use serde::Serialize;
 use std::io::Write;
 use std::path::PathBuf;
@@ -228,7 +228,7 @@ impl Frontend for Machine {
         self.lines().next(wait)
     }
 
-    fn decide(&mut self, _: &GameState, d: &Decision) -> usize {
+    fn decide(&mut self, _: View<'_>, d: &Decision) -> usize {
         if d.who == Side::Overmind && self.view == Side::Heroes {
             // Never shown to the Heroes; the host refuses a human Overmind with this view.
             return 0;
@@ -241,7 +241,7 @@ impl Frontend for Machine {
         });
         loop {
             match self.lines().wait() {
-                Input::Line(l) => match answer(&l, d.options.len()) {
+                Input::Line(l) => match answer_for(&l, &d.options) {
                     Ok(i) => return i,
                     Err(m) => self.host(&Host::Error {
                         message: &format!("a decision is waiting: {m}"),

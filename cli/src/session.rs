@@ -8,7 +8,8 @@ use crate::packs::{self, PackSet, Reload};
 use crate::save::{hash_events, Final, Save, SavedRecord, VERSION};
 use overmind_core::ai::Player;
 use overmind_core::{
-    Action, ActionError, Content, Controllers, Event, Game, GameState, Record, Side,
+    Action, ActionError, Content, Controllers, Event, Game, GameState, HeroesView, Record, Side,
+    View,
 };
 use std::path::PathBuf;
 
@@ -88,7 +89,14 @@ impl Session {
     /// Let an AI take the next action of the side to move; an action the rules refuse becomes
     /// `end`, which is always legal.
     pub fn ai_step(&mut self, player: &mut dyn Player) -> Vec<Event> {
-        let action = player.next_action(&self.game, &self.packs.content);
+        let state = &self.game.state;
+        let action = match self.game.to_move() {
+            Some(Side::Heroes) => player.next_action(
+                View::Heroes(&HeroesView::of(state)),
+                &self.packs.content,
+            ),
+            _ => player.next_action(View::Overmind(state), &self.packs.content),
+        };
         match self.apply(action) {
             Ok(events) => events,
             Err(_) => self.apply(Action::End).unwrap_or_default(),

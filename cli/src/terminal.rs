@@ -3,13 +3,13 @@
 //! are numbered menus.
 
 use crate::describe;
-use crate::human::{answer, Frontend, Input, Lines, Note};
+use crate::human::{answer_for, Frontend, Input, Lines, Note};
 use crate::packs::Reload;
 use crate::screen;
 use crate::session::Session;
 use crate::turn::Turn;
 use anstyle::{AnsiColor, Color, Style};
-use overmind_core::{Decision, Event, GameState, Side};
+use overmind_core::{Decision, Event, Side, View};
 use rustyline::error::ReadlineError;
 use rustyline::DefaultEditor;
 use std::io::Write;
@@ -255,7 +255,7 @@ impl Frontend for Terminal {
         self.line(&format!("{}> ", side.name()))
     }
 
-    fn decide(&mut self, _: &GameState, d: &Decision) -> usize {
+    fn decide(&mut self, _: View<'_>, d: &Decision) -> usize {
         // What led to the question comes first.
         self.flush();
         let mut text = format!(
@@ -269,7 +269,7 @@ impl Frontend for Terminal {
         self.print(&text);
         loop {
             match self.line(&format!("choose 1-{}> ", d.options.len())) {
-                Input::Line(l) => match answer(&l, d.options.len()) {
+                Input::Line(l) => match answer_for(&l, &d.options) {
                     Ok(i) => return i,
                     Err(m) => self.error(&m, None),
                 },

@@ -1,4 +1,4 @@
-//! The Heroes' stream leaks nothing (RULES.md §10): over many seeded AI-against-AI games with
+//! The Heroes' stream leaks nothing (docs/RULES.md §10): over many seeded AI-against-AI games with
 //! `--view heroes`, no event says what a face-down Blip holds (its type, its size, whether it
 //! is a Decoy) before that Blip's `blip_revealed`, no Overmind decision is shown, and the seed
 //! is not given away. A second test swaps what two Blips hold: the Heroes' streams must be the

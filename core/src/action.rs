@@ -12,10 +12,18 @@ pub enum Action {
     Move {
         unit: String,
         to: Pos,
+        /// Waypoints the path passes through, in order (`move a1 5,5 via 3,4`); each leg is
+        /// a shortest legal path. Empty: any shortest path, the mover's side choosing among
+        /// several (decision kind `path`).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        via: Vec<Pos>,
     },
     Sprint {
         unit: String,
         to: Pos,
+        /// As for `Move`.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        via: Vec<Pos>,
     },
     Shoot {
         unit: String,
@@ -39,6 +47,26 @@ pub enum Action {
 }
 
 impl Action {
+    /// A Move to `to` by any shortest path.
+    #[must_use]
+    pub fn move_to(unit: impl Into<String>, to: Pos) -> Action {
+        Action::Move {
+            unit: unit.into(),
+            to,
+            via: Vec::new(),
+        }
+    }
+
+    /// A Sprint to `to` by any shortest path.
+    #[must_use]
+    pub fn sprint_to(unit: impl Into<String>, to: Pos) -> Action {
+        Action::Sprint {
+            unit: unit.into(),
+            to,
+            via: Vec::new(),
+        }
+    }
+
     /// The unit, model or Blip the action names.
     #[must_use]
     pub fn actor(&self) -> Option<&str> {

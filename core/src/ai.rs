@@ -9,11 +9,12 @@ use crate::los::LineOfSight;
 use crate::map::Obstacles;
 use crate::movement::{adjacent, reachable, towards, Goal};
 use crate::state::{ActionKind, Blip, GameState, Objective, Side, Unit};
+use crate::view::{HeroesView, View};
 
-/// Chooses a side's next action.
+/// Chooses a side's next action from that side's view.
 pub trait Player {
     /// The next action for the side whose phase it is. `End` is always legal.
-    fn next_action(&mut self, game: &Game, content: &Content) -> Action;
+    fn next_action(&mut self, view: View<'_>, content: &Content) -> Action;
 }
 
 /// Answers decisions sensibly: placements and destinations close to the enemy, the rest first.
@@ -21,7 +22,8 @@ pub trait Player {
 pub struct AiController;
 
 impl Controller for AiController {
-    fn decide(&mut self, state: &GameState, d: &Decision) -> usize {
+    fn decide(&mut self, view: View<'_>, d: &Decision) -> usize {
+        let state = view.state();
         match d.kind {
             DecisionKind::Placement | DecisionKind::Destination => {
                 let enemies: Vec<Pos> = state
@@ -36,12 +38,13 @@ impl Controller for AiController {
                     .enumerate()
                     .filter_map(|(i, c)| match c {
                         Choice::Square(p) => Some((near(*p), i)),
-                        Choice::Id(_) => None,
+                        _ => None,
                     })
                     .min()
                     .map_or(0, |(_, i)| i)
             }
             DecisionKind::Behaviour => behaviour_choice(state, d),
+            DecisionKind::Path => path_choice(state, d),
             _ => 0,
         }
     }
@@ -83,6 +86,39 @@ fn behaviour_choice(state: &GameState, d: &Decision) -> usize {
                 .position(|c| matches!(c, Choice::Id(id) if id == p))
         })
         .unwrap_or(0)
+}
+
+/// How far the AI fears an Overwatch token reaches (a controller is not handed the content,
+/// so not the watcher's real Shoot range).
+const OVERWATCH_REACH: u32 = 8;
+
+/// The path that crosses the fewest squares an enemy Overwatch could fire on (in the sight and
+/// long range of a unit holding an Overwatch token); the first of those.
+fn path_choice(state: &GameState, d: &Decision) -> usize {
+    let o = state.compute_obstacles();
+    let watchers: Vec<(Pos, u32)> = state
+        .units
+        .iter()
+        .filter(|u| u.side != d.who && u.overwatch.is_some())
+        .flat_map(|u| u.models.iter())
+        .map(|m| (m.pos, OVERWATCH_REACH))
+        .collect();
+    if watchers.is_empty() {
+        return 0;
+    }
+    let exposed = |p: &Pos| {
+        watchers
+            .iter()
+            .any(|&(w, r)| w.distance(*p) <= r && los(state, &o, w, *p))
+    };
+    d.options
+        .iter()
+        .enumerate()
+        .min_by_key(|(i, c)| match c {
+            Choice::Path(p) => (p.iter().skip(1).filter(|q| exposed(q)).count(), *i),
+            _ => (usize::MAX, *i),
+        })
+        .map_or(0, |(i, _)| i)
 }
 
 fn los(state: &GameState, o: &Obstacles, a: Pos, b: Pos) -> bool {
@@ -194,8 +230,8 @@ fn next_of<'a>(
 }
 
 impl Player for HeroAi {
-    fn next_action(&mut self, game: &Game, content: &Content) -> Action {
-        let state = &game.state;
+    fn next_action(&mut self, view: View<'_>, content: &Content) -> Action {
+        let state = view.state();
         let o = state.compute_obstacles();
         let order = state
             .units
@@ -291,13 +327,13 @@ fn hero_plan(state: &GameState, content: &Content, o: &Obstacles, u: &Unit) -> O
                 return Some(Action::Move {
                     unit: u.id.clone(),
                     to,
-                });
+                via: Vec::new(), });
             }
         } else if m.status.knocked_down && !u.used.contains(&ActionKind::Move) {
             return Some(Action::Move {
                 unit: u.id.clone(),
                 to: m.pos,
-            });
+            via: Vec::new(), });
         }
         let can_shoot = content
             .heroes
@@ -309,8 +345,8 @@ fn hero_plan(state: &GameState, content: &Content, o: &Obstacles, u: &Unit) -> O
 }
 
 impl Player for OvermindAi {
-    fn next_action(&mut self, game: &Game, content: &Content) -> Action {
-        let state = &game.state;
+    fn next_action(&mut self, view: View<'_>, content: &Content) -> Action {
+        let state = view.state();
         let o = state.compute_obstacles();
         let heroes: Vec<(String, Pos)> =
             state.hero_models().map(|m| (m.id.clone(), m.pos)).collect();
@@ -377,7 +413,7 @@ fn blip_plan(
         .map(|(_, _, to)| Action::Move {
             unit: b.id.clone(),
             to,
-        })
+        via: Vec::new(), })
 }
 
 /// A revealed unit attacks what it can, else moves each model towards the nearest Hero.
@@ -406,7 +442,7 @@ fn alien_plan(
             return Some(Action::Move {
                 unit: m.id.clone(),
                 to: m.pos,
-            });
+            via: Vec::new(), });
         }
         let mv = content.aliens.get(&m.kind).map_or(4, |t| t.movement);
         let goal = Goal::AdjacentTo(heroes.iter().map(|(_, p)| *p).collect());
@@ -414,7 +450,7 @@ fn alien_plan(
             return Some(Action::Move {
                 unit: m.id.clone(),
                 to,
-            });
+            via: Vec::new(), });
         }
     }
     None
@@ -432,8 +468,8 @@ pub fn ai_step(
         return false;
     };
     let action = match side {
-        Side::Heroes => heroes.next_action(game, content),
-        Side::Overmind => overmind.next_action(game, content),
+        Side::Heroes => heroes.next_action(View::Heroes(&HeroesView::of(&game.state)), content),
+        Side::Overmind => overmind.next_action(View::Overmind(&game.state), content),
     };
     if game.apply(action, content, ctl).is_err() {
         // The AI misjudged; ending the activation is always legal.

@@ -1,4 +1,4 @@
-//! The Alien Behaviour hook (RULES.md §8): the trait behaviours implement, and the validated
+//! The Alien Behaviour hook (docs/RULES.md §8): the trait behaviours implement, and the validated
 //! context through which they act.
 
 use crate::combat::Target;
@@ -13,7 +13,8 @@ use crate::rules::Rules;
 use crate::state::{GameState, Side};
 use thiserror::Error;
 
-/// Why a behaviour failed. The behaviour is rolled back whole and play goes on.
+/// Why a behaviour failed. The behaviour ends where it failed: everything it did before
+/// stands (nothing a player has seen is taken back) and play goes on.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 #[error("{message}")]
 pub struct BehaviourError {
@@ -52,8 +53,8 @@ pub struct ModelInfo {
 }
 
 /// What a behaviour may query and do. Every action is validated by the rules; an illegal one
-/// returns an error saying what and why, and the behaviour's caller decides whether to raise
-/// it (a script error rolls the whole behaviour back).
+/// returns an error saying what and why before anything changes, and the behaviour's caller
+/// decides whether to raise it (a script error ends the behaviour there; what it did stands).
 pub struct BehaviourCtx<'e, 'a> {
     eng: &'e mut Engine<'a>,
     unit: String,
@@ -66,7 +67,8 @@ pub struct BehaviourCtx<'e, 'a> {
 
 impl Engine<'_> {
     /// Perform one Alien Behaviour for a freshly revealed unit: the Overmind picks among the
-    /// unit's behaviours; a failure rolls the behaviour back whole and is logged.
+    /// unit's behaviours; a failure ends the behaviour where it failed and is logged (what it
+    /// did before stands: every call was validated before it changed anything).
     pub fn perform_behaviour(&mut self, unit: &str) {
         let Some(kind) = self
             .st
@@ -125,8 +127,6 @@ impl Engine<'_> {
         let Some(b) = self.content.behaviours.get(&id).cloned() else {
             return;
         };
-        let snapshot = self.st.clone();
-        let n = self.events.len();
         let saved_actor = self.actor;
         self.actor = Side::Overmind;
         self.depth += 1;
@@ -150,8 +150,6 @@ impl Engine<'_> {
                 behaviour: id,
             }),
             Err(e) => {
-                *self.st = snapshot;
-                self.events.truncate(n);
                 self.emit(Event::BehaviourFailed {
                     unit: unit.to_string(),
                     behaviour: id,
@@ -188,6 +186,34 @@ impl BehaviourCtx<'_, '_> {
     #[must_use]
     pub fn rules(&self) -> &Rules {
         &self.eng.st.rules
+    }
+
+    /// What the performing behaviour's script keeps in `game.storage` (`None`: nothing yet).
+    #[must_use]
+    pub fn storage(&self) -> Option<&crate::storage::Value> {
+        self.eng.st.storage(&self.behaviour)
+    }
+
+    /// Replace what the performing behaviour's script keeps in `game.storage`.
+    ///
+    /// # Errors
+    /// The value is over the storage limits; nothing changes.
+    pub fn set_storage(&mut self, value: crate::storage::Value) -> Result<(), BehaviourError> {
+        let id = self.behaviour.clone();
+        self.eng
+            .st
+            .set_storage(&id, value)
+            .map_err(|m| BehaviourError::new(format!("game.storage: {m}")))
+    }
+
+    /// Was `model` killed during the action now resolving? `Some(by)` names the killer's unit
+    /// (`None` inside when nothing named killed it); `None` when it was not killed.
+    #[must_use]
+    pub fn killed(&self, model: &str) -> Option<Option<String>> {
+        self.eng.events.iter().rev().find_map(|e| match e {
+            Event::ModelKilled { model: m, by, .. } if m == model => Some(by.clone()),
+            _ => None,
+        })
     }
 
     fn info(&self, side_filter: Option<Side>) -> Vec<ModelInfo> {

@@ -1,4 +1,5 @@
-//! Attacks: Melee, Shoot, Overwatch, Free Attacks and Fear, with their effects (RULES.md §6).
+//! Attacks: Melee, Shoot, Overwatch, Free Attacks and Fear, with their effects
+//! (docs/RULES.md §6, §4.3).
 
 use crate::action::{refuse, ActionError};
 use crate::decision::{Choice, DecisionKind};
@@ -8,9 +9,10 @@ use crate::event::{AttackKind, Event, RevealCause, StatusChange};
 use crate::geom::{Dir, Pos};
 use crate::map::Terrain;
 use crate::motion::Mover;
-use crate::movement::{adjacent, can_step, reachable};
+use crate::movement::{can_step, reachable};
 use crate::profile::Effect;
 use crate::state::Side;
+use crate::validate;
 
 /// What an attack is aimed at.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -20,58 +22,24 @@ pub(crate) enum Target {
 }
 
 impl Engine<'_> {
-    /// Where a target stands.
-    fn target_pos(&self, t: &Target) -> Option<Pos> {
-        match t {
-            Target::Model(id) => self.st.find_model(id).map(|(_, m)| m.pos),
-            Target::Blip(id) => self.st.blip(id).map(|b| b.pos),
-        }
-    }
-
     /// Models of `unit` that could make a Melee attack on the square `at`.
     pub fn fighters(&mut self, unit: &str, at: Pos, target_unit: Option<&str>) -> Vec<String> {
-        let Some(u) = self.st.unit(unit) else {
-            return Vec::new();
-        };
-        let map = self.map();
-        let cands: Vec<(String, Pos)> = u
-            .models
-            .iter()
-            .filter(|m| adjacent(&map, m.pos, at))
-            .filter(|m| !m.status.knocked_down && !m.status.stunned)
-            .filter(|m| target_unit.is_none() || m.status.shaken_by.as_deref() != target_unit)
-            .map(|m| (m.id.clone(), m.pos))
-            .collect();
-        cands
-            .into_iter()
-            .filter(|(_, p)| self.los(*p, at))
-            .map(|(id, _)| id)
-            .collect()
+        self.st.obstacles();
+        let o = self.st.cached_obstacles();
+        match self.st.unit(unit) {
+            Some(u) => validate::fighters(self.st, &o, u, at, target_unit),
+            None => Vec::new(),
+        }
     }
 
     /// Models of `unit` that could make a Shoot attack on the square `at`.
     pub fn shooters(&mut self, unit: &str, at: Pos) -> Vec<String> {
-        let Some(u) = self.st.unit(unit) else {
-            return Vec::new();
-        };
-        let side = u.side;
-        let map = self.map();
-        let cands: Vec<(String, Pos)> = u
-            .models
-            .iter()
-            .filter(|m| !m.status.knocked_down && !m.status.stunned)
-            .filter(|m| !adjacent(&map, m.pos, at) && m.pos != at)
-            .filter(|m| {
-                self.shoot_of(side, m)
-                    .is_some_and(|s| m.pos.distance(at) <= s.max_range())
-            })
-            .map(|m| (m.id.clone(), m.pos))
-            .collect();
-        cands
-            .into_iter()
-            .filter(|(_, p)| self.los(*p, at))
-            .map(|(id, _)| id)
-            .collect()
+        self.st.obstacles();
+        let o = self.st.cached_obstacles();
+        match self.st.unit(unit) {
+            Some(u) => validate::shooters(self.st, self.content, &o, u, at),
+            None => Vec::new(),
+        }
     }
 
     /// Check an attack could be made now, without changing anything.
@@ -81,42 +49,20 @@ impl Engine<'_> {
         target: &Target,
         kind: AttackKind,
     ) -> Result<(), ActionError> {
-        let Some(at) = self.target_pos(target) else {
-            return refuse("the target is not on the map");
+        self.st.obstacles();
+        let o = self.st.cached_obstacles();
+        let Some(u) = self.st.unit(unit) else {
+            return refuse(format!("no unit {unit}"));
         };
-        let target_unit = match target {
-            Target::Model(id) => self.st.find_model(id).map(|(u, _)| u.id.clone()),
-            Target::Blip(_) => None,
+        let t = match target {
+            Target::Model(id) | Target::Blip(id) => id,
         };
-        if let (Some(tu), Some(side)) = (target_unit.as_deref(), self.side_of(unit)) {
-            if self.side_of(tu) == Some(side) {
-                return refuse("cannot attack your own side");
-            }
-        }
-        if matches!(target, Target::Blip(_)) && self.side_of(unit) == Some(Side::Overmind) {
-            return refuse("the Overmind cannot attack its own Blips");
-        }
-        let ok = match kind {
-            AttackKind::Melee | AttackKind::FreeAttack => {
-                !self.fighters(unit, at, target_unit.as_deref()).is_empty()
-            }
-            AttackKind::Shoot | AttackKind::Overwatch => !self.shooters(unit, at).is_empty(),
-            AttackKind::Fear => true,
-        };
-        if ok {
-            return Ok(());
-        }
-        let what = match kind {
-            AttackKind::Melee | AttackKind::FreeAttack => {
-                "no model of it is adjacent to the target with Line of Sight and able to fight"
-            }
-            _ => "no model of it can shoot the target (Line of Sight, range, not adjacent, able to fight)",
-        };
-        refuse(format!("{unit} cannot attack {at}: {what}"))
+        validate::check_attack(self.st, self.content, &o, u, t, kind)
     }
 
     /// Resolve an attack of `unit` on `target`. A Blip target is revealed first and the damage
-    /// goes to the revealed unit (RULES.md §7); the behaviour, if triggered, follows the damage.
+    /// goes to the revealed unit (docs/RULES.md §7.6); the behaviour, if triggered, follows the
+    /// damage.
     pub fn attack(
         &mut self,
         unit: &str,
@@ -143,9 +89,16 @@ impl Engine<'_> {
         attacker_side: Side,
     ) -> Result<(), ActionError> {
         let mut pending_behaviour = None;
+        // The models that could make the attack on the Blip: placing the revealed unit's
+        // models may block their lines, but the damage lands on the revealed unit anyway
+        // (seed; docs/RULES.md §7.6).
+        let mut attackers = None;
         let target_model = match target {
             Target::Model(id) => id,
             Target::Blip(id) => {
+                if let Some(at) = self.st.blip(&id).map(|b| b.pos) {
+                    attackers = Some(self.attackers(unit, at, None, kind));
+                }
                 match self.reveal(&id, RevealCause::Damage, attacker_side) {
                     // A Decoy: nothing left to damage.
                     None => {
@@ -165,7 +118,7 @@ impl Engine<'_> {
                 }
             }
         };
-        self.resolve_attack(unit, &target_model, kind, penalty);
+        self.resolve_attack(unit, &target_model, kind, penalty, attackers);
         self.check_reveals();
         self.check_victory();
         if let Some(u) = pending_behaviour {
@@ -176,8 +129,35 @@ impl Engine<'_> {
         Ok(())
     }
 
-    /// Roll and apply one attack on a model.
-    fn resolve_attack(&mut self, unit: &str, target_model: &str, kind: AttackKind, penalty: u32) {
+    /// The models of `unit` that could make an attack of `kind` on the square `at`.
+    fn attackers(
+        &mut self,
+        unit: &str,
+        at: Pos,
+        target_unit: Option<&str>,
+        kind: AttackKind,
+    ) -> Vec<String> {
+        match kind {
+            AttackKind::Shoot | AttackKind::Overwatch => self.shooters(unit, at),
+            AttackKind::Fear => self
+                .st
+                .unit(unit)
+                .map(|u| u.models.iter().map(|m| m.id.clone()).collect())
+                .unwrap_or_default(),
+            _ => self.fighters(unit, at, target_unit),
+        }
+    }
+
+    /// Roll and apply one attack on a model. `attackers` fixes the attacking models (an attack
+    /// on a Blip, whose lines were checked before the reveal); `None` finds them now.
+    fn resolve_attack(
+        &mut self,
+        unit: &str,
+        target_model: &str,
+        kind: AttackKind,
+        penalty: u32,
+        attackers: Option<Vec<String>>,
+    ) {
         let Some((tu, tm)) = self.st.find_model(target_model) else {
             return;
         };
@@ -187,14 +167,9 @@ impl Engine<'_> {
         let Some(attacker_side) = self.side_of(unit) else {
             return;
         };
-        let models = match kind {
-            AttackKind::Shoot | AttackKind::Overwatch => self.shooters(unit, at),
-            AttackKind::Fear => self
-                .st
-                .unit(unit)
-                .map(|u| u.models.iter().map(|m| m.id.clone()).collect())
-                .unwrap_or_default(),
-            _ => self.fighters(unit, at, Some(&target_unit)),
+        let models = match attackers {
+            Some(m) => m,
+            None => self.attackers(unit, at, Some(&target_unit), kind),
         };
         if models.is_empty() {
             return;

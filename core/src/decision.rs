@@ -2,6 +2,7 @@
 
 use crate::geom::Pos;
 use crate::state::{GameState, Side};
+use crate::view::{HeroesView, View};
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 
@@ -27,6 +28,8 @@ pub enum DecisionKind {
     Choice,
     /// A yes/no question (`game:confirm`): option 0 = yes, 1 = no.
     Confirm,
+    /// Which of several shortest paths a move takes to its square (docs/RULES.md §4.2).
+    Path,
 }
 
 /// One option of a decision.
@@ -35,6 +38,8 @@ pub enum DecisionKind {
 pub enum Choice {
     Square(Pos),
     Id(String),
+    /// A whole path, start first.
+    Path(Vec<Pos>),
 }
 
 impl std::fmt::Display for Choice {
@@ -42,6 +47,15 @@ impl std::fmt::Display for Choice {
         match self {
             Choice::Square(p) => write!(f, "{p}"),
             Choice::Id(s) => f.write_str(s),
+            Choice::Path(p) => {
+                for (i, q) in p.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(" → ")?;
+                    }
+                    write!(f, "{q}")?;
+                }
+                Ok(())
+            }
         }
     }
 }
@@ -58,11 +72,11 @@ pub struct Decision {
     pub subject: Option<String>,
 }
 
-/// Answers decisions for one side. The state is passed for context; a Heroes controller must
-/// only look at `state.view(Side::Heroes)` (the built-in ones do).
+/// Answers decisions for one side. It is handed its side's [`View`]: a Heroes controller gets
+/// a [`HeroesView`], which holds no face-down Blip's contents.
 pub trait Controller {
     /// Pick one of `decision.options` by index. Out-of-range answers are taken as 0.
-    fn decide(&mut self, state: &GameState, decision: &Decision) -> usize;
+    fn decide(&mut self, view: View<'_>, decision: &Decision) -> usize;
 }
 
 /// Always the first option: the deterministic fallback.
@@ -70,7 +84,7 @@ pub trait Controller {
 pub struct FirstOption;
 
 impl Controller for FirstOption {
-    fn decide(&mut self, _: &GameState, _: &Decision) -> usize {
+    fn decide(&mut self, _: View<'_>, _: &Decision) -> usize {
         0
     }
 }
@@ -92,10 +106,10 @@ impl Scripted<FirstOption> {
 }
 
 impl<C: Controller> Controller for Scripted<C> {
-    fn decide(&mut self, state: &GameState, d: &Decision) -> usize {
+    fn decide(&mut self, view: View<'_>, d: &Decision) -> usize {
         match self.answers.pop_front() {
             Some(a) => a,
-            None => self.fallback.decide(state, d),
+            None => self.fallback.decide(view, d),
         }
     }
 }
@@ -129,11 +143,13 @@ impl Controllers {
         if d.options.len() <= 1 {
             return 0;
         }
-        let c = match d.who {
-            Side::Heroes => &mut self.heroes,
-            Side::Overmind => &mut self.overmind,
+        let mut i = match d.who {
+            Side::Heroes => {
+                let view = HeroesView::of(state);
+                self.heroes.decide(View::Heroes(&view), d)
+            }
+            Side::Overmind => self.overmind.decide(View::Overmind(state), d),
         };
-        let mut i = c.decide(state, d);
         if i >= d.options.len() {
             i = 0;
         }

@@ -1,4 +1,4 @@
-//! The 12-sided Combat die and rolling pools of them (RULES.md §6).
+//! The 12-sided Combat die and rolling pools of them (docs/RULES.md §6.1).
 
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
@@ -55,7 +55,7 @@ pub struct DieFaces {
 }
 
 impl Default for DieFaces {
-    /// Example counts, not the printed die (RULES.md §6).
+    /// Example counts, not the printed die (docs/RULES.md §6.1).
     fn default() -> DieFaces {
         DieFaces {
             blank: 4,

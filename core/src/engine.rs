@@ -1,6 +1,5 @@
 //! The rules engine's working context: one action's state, content, controllers and events.
 
-use crate::action::ActionError;
 use crate::content::Content;
 use crate::decision::{Choice, Controllers, Decision, DecisionKind};
 use crate::event::Event;
@@ -28,7 +27,7 @@ pub(crate) struct Engine<'a> {
     pub content: &'a Content,
     pub ctl: &'a mut Controllers,
     pub events: Vec<Event>,
-    /// Whose doing the effects now resolving are (RULES.md §7 reveal triggers).
+    /// Whose doing the effects now resolving are (docs/RULES.md §7.8 reveal triggers).
     pub actor: Side,
     /// Behaviours now performing, nested.
     pub depth: u32,
@@ -179,44 +178,4 @@ impl<'a> Engine<'a> {
     pub fn side_of(&self, unit: &str) -> Option<Side> {
         self.st.unit(unit).map(|u| u.side)
     }
-
-    /// Run `f`; if it fails, put the state and the events back as they were.
-    pub fn transaction<T>(
-        &mut self,
-        f: impl FnOnce(&mut Self) -> Result<T, ActionError>,
-    ) -> Result<T, ActionError> {
-        // The snapshot is copied into a spare state kept from earlier transactions, reusing
-        // its buffers: the same copy as `clone`, without the allocations.
-        let mut snapshot = match SPARE.with(|s| s.borrow_mut().pop()) {
-            Some(mut spare) => {
-                spare.clone_from(self.st);
-                spare
-            }
-            None => self.st.clone(),
-        };
-        let n = self.events.len();
-        let answers = self.ctl.answers.len();
-        let r = f(self);
-        if r.is_err() {
-            std::mem::swap(self.st, &mut snapshot);
-            self.events.truncate(n);
-            // Answers given inside a refused action are not part of the game.
-            self.ctl.answers.truncate(answers);
-        }
-        SPARE.with(|s| {
-            let mut s = s.borrow_mut();
-            if s.len() < MAX_SPARE {
-                s.push(snapshot);
-            }
-        });
-        r
-    }
-}
-
-/// Transactions nest (a behaviour inside an action); a few spares are plenty.
-const MAX_SPARE: usize = 4;
-
-thread_local! {
-    /// Spare states for transaction snapshots (their contents are meaningless).
-    static SPARE: std::cell::RefCell<Vec<GameState>> = const { std::cell::RefCell::new(Vec::new()) };
 }

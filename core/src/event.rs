@@ -5,7 +5,7 @@ use crate::geom::Pos;
 use crate::state::{ActionKind, Overwatch, Side};
 use serde::{Deserialize, Serialize};
 
-/// Why a Blip was revealed (RULES.md §7).
+/// Why a Blip was revealed (docs/RULES.md §7.3).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum RevealCause {

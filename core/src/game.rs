@@ -1,5 +1,5 @@
 //! A game in progress: state, event log and the record of inputs; the one entry point
-//! [`Game::apply`] through which every change happens (RULES.md §5 activations).
+//! [`Game::apply`] through which every change happens (docs/RULES.md §5).
 
 use crate::action::{refuse, Action, ActionError};
 use crate::combat::Target;
@@ -9,9 +9,9 @@ use crate::engine::Engine;
 use crate::event::{AttackKind, Event};
 use crate::geom::Pos;
 use crate::motion::Mover;
-use crate::movement::shortest_path;
 use crate::rules::Rules;
 use crate::state::{ActionKind, GameState, Objective, Overwatch, Phase, Side};
+use crate::validate::{actor_of, continues_move, kind_of, movement_of, next_unmoved, plan_path, Actor};
 use serde::{Deserialize, Serialize};
 
 /// One accepted action with the decisions answered while it resolved.
@@ -60,7 +60,8 @@ impl Game {
         }
     }
 
-    /// Apply one action of the side whose phase it is. On error nothing changes.
+    /// Apply one action of the side whose phase it is: [`Game::validate`], then resolution.
+    /// On error nothing changes; once validated, everything the action does stands.
     ///
     /// # Errors
     /// The action is illegal now; the message says why.
@@ -73,12 +74,15 @@ impl Game {
         let Some(side) = self.to_move() else {
             return refuse("the game is over");
         };
+        self.validate(content, &action)?;
         let first_answer = ctl.answers.len();
         let mut eng = Engine::new(&mut self.state, content, ctl);
         eng.actor = side;
-        let r = eng.transaction(|e| e.act(side, &action));
+        let r = eng.act(side, &action);
         let events = std::mem::take(&mut eng.events);
-        r?;
+        // Validation accepted the action, so resolution cannot refuse it; if it ever did,
+        // what happened still stands (nothing a player has seen is taken back).
+        debug_assert!(r.is_ok(), "validated action refused: {action:?}: {r:?}");
         let answers = ctl.answers[first_answer..].to_vec();
         self.record.push(Record {
             side,
@@ -123,130 +127,64 @@ impl Game {
     }
 }
 
-/// What an action names: a Blip, or a unit and one of its models.
-enum Actor {
-    Blip(String),
-    Unit {
-        unit: String,
-        model: String,
-        named_model: bool,
-    },
-}
-
 impl Engine<'_> {
-    fn actor_of(&self, name: &str, side: Side) -> Result<Actor, ActionError> {
-        if let Some(b) = self.st.blip(name) {
-            if side != Side::Overmind {
-                return refuse(format!("{name} is a Blip: only the Overmind moves Blips"));
-            }
-            return Ok(Actor::Blip(b.id.clone()));
-        }
-        let (unit, model, named_model) = match self.st.find_model(name) {
-            Some((u, m)) => (u, m.id.clone(), true),
-            None => match self.st.unit(name) {
-                Some(u) => match u.models.first() {
-                    Some(m) => (u, m.id.clone(), false),
-                    None => return refuse(format!("{name} has no models left")),
-                },
-                None => return refuse(format!("no unit, model or Blip named {name}")),
-            },
-        };
-        if unit.side != side {
-            return refuse(format!("{name} belongs to the {}", unit.side.name()));
-        }
-        if unit.extracted {
-            return refuse(format!("{name} has left the map"));
-        }
-        Ok(Actor::Unit {
-            unit: unit.id.clone(),
-            model,
-            named_model,
-        })
-    }
-
-    /// Apply one action; the caller rolls back on error.
+    /// Resolve one validated action ([`crate::validate`] has accepted it).
     pub(crate) fn act(&mut self, side: Side, action: &Action) -> Result<(), ActionError> {
-        let Some(name) = action.actor() else {
+        let (Some(name), Some(kind)) = (action.actor(), kind_of(action)) else {
             self.end_activation_or_phase(side);
             return Ok(());
         };
-        let actor = self.actor_of(name, side)?;
-        let id = match &actor {
-            Actor::Blip(b) => b.clone(),
-            Actor::Unit { unit, .. } => unit.clone(),
+        let (id, model, continuing) = {
+            let actor = actor_of(self.st, name, side)?;
+            let continuing = continues_move(self.st, &actor, kind);
+            let model = match &actor {
+                Actor::Blip(_) => None,
+                Actor::Unit {
+                    unit,
+                    model,
+                    named_model,
+                } => Some(if *named_model || !continuing {
+                    model.id.clone()
+                } else {
+                    next_unmoved(self.st, unit).map_or_else(|| model.id.clone(), |m| m.id.clone())
+                }),
+            };
+            (actor.id().to_string(), model, continuing)
         };
-        let kind = match action {
-            Action::Move { .. } => ActionKind::Move,
-            Action::Sprint { .. } => ActionKind::Sprint,
-            Action::Shoot { .. } => ActionKind::Shoot,
-            Action::Melee { .. } => ActionKind::Melee,
-            Action::Overwatch { .. } => ActionKind::Overwatch,
-            Action::Interact { .. } => ActionKind::Interact,
-            Action::Flip { .. } => ActionKind::Flip,
-            Action::End => unreachable_end(),
-        };
-        // A further model of a unit moving within the same Move/Sprint action.
-        let continuing = self.continues_move(&actor, kind);
         if !continuing {
-            self.start_action(&id, kind)?;
+            self.start_action(&id, kind);
         }
-        match (&actor, action) {
-            (Actor::Blip(b), Action::Move { to, .. } | Action::Sprint { to, .. }) => {
+        match (model, action) {
+            (None, Action::Move { to, via, .. } | Action::Sprint { to, via, .. }) => {
                 let steps = if kind == ActionKind::Move {
                     self.st.rules.blip_movement
                 } else {
                     Rules::sprint(self.st.rules.blip_movement)
                 };
-                self.move_along(Mover::Blip(b.clone()), *to, steps, kind)?;
+                self.move_along(Mover::Blip(id.clone()), *to, via, steps, kind)?;
             }
-            (Actor::Blip(b), Action::Flip { .. }) => {
-                let b = b.clone();
-                if let Some((unit, triggers)) =
-                    self.reveal(&b, crate::event::RevealCause::Overmind, Side::Overmind)
+            (None, Action::Flip { .. }) => {
+                if let Some((unit, true)) =
+                    self.reveal(&id, crate::event::RevealCause::Overmind, Side::Overmind)
                 {
-                    if triggers {
-                        self.perform_behaviour(&unit);
-                    }
+                    self.perform_behaviour(&unit);
                 }
             }
-            (Actor::Blip(b), _) => {
-                return refuse(format!("{b} is a Blip: it can Move, Sprint or Flip"));
+            (Some(model), Action::Move { to, via, .. } | Action::Sprint { to, via, .. }) => {
+                self.unit_move(&model, *to, via, kind)?;
             }
-            (
-                Actor::Unit {
-                    model,
-                    unit,
-                    named_model,
-                },
-                Action::Move { to, .. } | Action::Sprint { to, .. },
-            ) => {
-                let model = if *named_model {
-                    model.clone()
-                } else {
-                    self.next_unmoved_model(unit)
-                        .unwrap_or_else(|| model.clone())
-                };
-                self.unit_move(unit, &model, *to, kind)?;
-            }
-            (
-                Actor::Unit { unit, .. },
-                Action::Shoot { target, .. } | Action::Melee { target, .. },
-            ) => {
+            (Some(_), Action::Shoot { target, .. } | Action::Melee { target, .. }) => {
                 let attack = if kind == ActionKind::Shoot {
                     AttackKind::Shoot
                 } else {
                     AttackKind::Melee
                 };
-                self.unit_attack(unit, target, attack)?;
+                let t = self.target_for(target)?;
+                self.attack(&id, t, attack, 0)?;
             }
-            (Actor::Unit { unit, .. }, Action::Overwatch { .. }) => self.overwatch(unit)?,
-            (Actor::Unit { unit, model, .. }, Action::Interact { .. }) => {
-                self.interact(unit, model)?
-            }
-            (Actor::Unit { .. }, Action::Flip { unit }) => {
-                return refuse(format!("{unit} is not a Blip: only Blips Flip"));
-            }
-            (_, Action::End) => {}
+            (Some(_), Action::Overwatch { .. }) => self.overwatch(&id),
+            (Some(model), Action::Interact { .. }) => self.interact(&id, &model),
+            (_, _) => return refuse(format!("{name} cannot take that action")),
         }
         self.check_reveals();
         self.check_victory();
@@ -254,66 +192,10 @@ impl Engine<'_> {
         Ok(())
     }
 
-    fn continues_move(&self, actor: &Actor, kind: ActionKind) -> bool {
-        let Actor::Unit {
-            unit,
-            model,
-            named_model,
-        } = actor
-        else {
-            return false;
-        };
-        if !matches!(kind, ActionKind::Move | ActionKind::Sprint)
-            || self.st.active.as_deref() != Some(unit)
-        {
-            return false;
-        }
-        let Some(u) = self.st.unit(unit) else {
-            return false;
-        };
-        if u.used.last() != Some(&kind) {
-            return false;
-        }
-        let model = if *named_model {
-            Some(model.clone())
-        } else {
-            self.next_unmoved_model(unit)
-        };
-        model.is_some_and(|m| !self.st.moved_this_action.contains(&m))
-    }
-
-    fn next_unmoved_model(&self, unit: &str) -> Option<String> {
-        self.st
-            .unit(unit)?
-            .models
-            .iter()
-            .find(|m| !self.st.moved_this_action.contains(&m.id))
-            .map(|m| m.id.clone())
-    }
-
-    /// Begin an action of `id`: start its activation if needed, check the two-different-actions
-    /// rule, and record the action.
-    fn start_action(&mut self, id: &str, kind: ActionKind) -> Result<(), ActionError> {
-        let (activated, used) = match self.st.unit(id) {
-            Some(u) => (u.activated, u.used.clone()),
-            None => match self.st.blip(id) {
-                Some(b) => (b.activated, b.used.clone()),
-                None => return refuse(format!("no unit or Blip {id}")),
-            },
-        };
+    /// Begin a validated action of `id`: start its activation if needed and record the
+    /// action.
+    fn start_action(&mut self, id: &str, kind: ActionKind) {
         let active = self.st.active.as_deref() == Some(id);
-        if activated && !active {
-            return refuse(format!("{id} has already activated this round"));
-        }
-        if active && used.len() >= 2 {
-            return refuse(format!("{id} has taken both its actions"));
-        }
-        if active && used.contains(&kind) {
-            return refuse(format!(
-                "{id} has already taken a {} action this activation; its two actions must differ",
-                kind.name()
-            ));
-        }
         if !active {
             if let Some(prev) = self.st.active.clone() {
                 self.end_activation(&prev);
@@ -345,73 +227,45 @@ impl Engine<'_> {
             unit: id.to_string(),
             action: kind,
         });
-        Ok(())
     }
 
-    /// Move a Blip or model to `to` by a shortest legal path within `steps`.
+    /// Move a Blip or model to `to` (through `via`) by a shortest legal path within `steps`.
     fn move_along(
         &mut self,
         mover: Mover,
         to: Pos,
+        via: &[Pos],
         steps: u32,
         kind: ActionKind,
     ) -> Result<(), ActionError> {
         let Some(from) = self.mover_pos(&mover) else {
             return refuse("nothing to move");
         };
-        let map = self.map();
-        if !map.in_bounds(to) {
-            return refuse(format!(
-                "{to} is off the map ({}x{})",
-                map.width(),
-                map.height()
-            ));
-        }
         let o = self.obstacles();
-        let Some(path) = shortest_path(&map, &o, from, to) else {
-            return refuse(format!("no legal path from {from} to {to}"));
+        let path = plan_path(self.st, &o, from, via, to, steps, kind)?;
+        let path = if via.is_empty() {
+            self.choose_path(&mover, path)
+        } else {
+            path
         };
-        let need = (path.len() - 1) as u32;
-        if need > steps {
-            return refuse(format!(
-                "{to} is {need} squares away; a {} allows {steps}",
-                kind.name()
-            ));
-        }
-        if need == 0 {
-            return refuse(format!("{} is already on {to}", mover.id()));
-        }
         self.walk(&mover, &path, false);
         Ok(())
     }
 
     fn unit_move(
         &mut self,
-        unit: &str,
         model: &str,
         to: Pos,
+        via: &[Pos],
         kind: ActionKind,
     ) -> Result<(), ActionError> {
         let Some((u, m)) = self.st.find_model(model) else {
             return refuse(format!("no model {model}"));
         };
-        if self.st.moved_this_action.iter().any(|x| x == model) {
-            return refuse(format!("{model} has already moved in this action"));
-        }
-        let stats = self.stats(u.side, m);
-        let (knocked, stunned) = (m.status.knocked_down, m.status.stunned);
-        if stunned {
-            return refuse(format!(
-                "{model} is Stunned: recover with an Interact action first"
-            ));
-        }
+        let movement = movement_of(self.content, u.side, m);
+        let knocked = m.status.knocked_down;
         self.st.moved_this_action.push(model.to_string());
         if knocked {
-            if kind == ActionKind::Sprint {
-                return refuse(format!(
-                    "{model} is Knocked Down: its next Move action is spent standing up"
-                ));
-            }
             if let Some(m) = self.st.model_mut(model) {
                 m.status.knocked_down = false;
             }
@@ -419,15 +273,14 @@ impl Engine<'_> {
                 model: model.to_string(),
                 status: crate::event::StatusChange::StoodUp,
             });
-            let _ = unit;
             return Ok(());
         }
         let steps = if kind == ActionKind::Move {
-            stats.movement
+            movement
         } else {
-            Rules::sprint(stats.movement)
+            Rules::sprint(movement)
         };
-        self.move_along(Mover::Model(model.to_string()), to, steps, kind)
+        self.move_along(Mover::Model(model.to_string()), to, via, steps, kind)
     }
 
     fn target_for(&self, target: &str) -> Result<Target, ActionError> {
@@ -440,70 +293,30 @@ impl Engine<'_> {
         }
     }
 
-    fn unit_attack(
-        &mut self,
-        unit: &str,
-        target: &str,
-        kind: AttackKind,
-    ) -> Result<(), ActionError> {
-        let t = self.target_for(target)?;
-        if let Some(u) = self.st.unit(unit) {
-            if u.models
-                .iter()
-                .all(|m| m.status.knocked_down || m.status.stunned)
-            {
-                return refuse(format!("{unit} must stand up or recover before it attacks"));
-            }
-        }
-        // A model may not attack the unit that Shook it this round.
-        if let Target::Model(m) = &t {
-            if let Some((tu, _)) = self.st.find_model(m) {
-                let tu = tu.id.clone();
-                if let Some(u) = self.st.unit(unit) {
-                    if u.models
-                        .iter()
-                        .all(|m| m.status.shaken_by.as_deref() == Some(tu.as_str()))
-                    {
-                        return refuse(format!(
-                            "{unit} is Shaken by {tu} and may not attack it this round"
-                        ));
-                    }
-                }
-            }
-        }
-        self.attack(unit, t, kind, 0)
-    }
-
-    fn overwatch(&mut self, unit: &str) -> Result<(), ActionError> {
-        let Some(u) = self.st.unit(unit) else {
-            return refuse(format!("no unit {unit}"));
+    fn overwatch(&mut self, unit: &str) {
+        let Some(u) = self.st.unit_mut(unit) else {
+            return;
         };
-        let can_shoot = u.models.iter().any(|m| self.shoot_of(u.side, m).is_some());
-        if !can_shoot {
-            return refuse(format!("{unit} has no Shoot attack to Overwatch with"));
-        }
         let mode = if u.used.len() <= 1 {
             Overwatch::Full
         } else {
             Overwatch::Weak
         };
-        if let Some(u) = self.st.unit_mut(unit) {
-            u.overwatch = Some(mode);
-            if mode == Overwatch::Full {
-                // Full Overwatch takes both actions.
-                u.used.push(ActionKind::Overwatch);
-            }
+        u.overwatch = Some(mode);
+        if mode == Overwatch::Full {
+            // Full Overwatch takes both actions.
+            u.used.push(ActionKind::Overwatch);
         }
         self.emit(Event::OverwatchSet {
             unit: unit.to_string(),
             mode,
         });
-        Ok(())
     }
 
-    fn interact(&mut self, unit: &str, model: &str) -> Result<(), ActionError> {
+    /// A validated Interact: recover from Stun, activate an objective, or extract.
+    fn interact(&mut self, unit: &str, model: &str) {
         let Some((u, m)) = self.st.find_model(model) else {
-            return refuse(format!("no model {model}"));
+            return;
         };
         let (side, at, stunned) = (u.side, m.pos, m.status.stunned);
         if stunned {
@@ -514,44 +327,32 @@ impl Engine<'_> {
                 model: model.to_string(),
                 status: crate::event::StatusChange::Recovered,
             });
-            return Ok(());
+            return;
         }
-        if side == Side::Heroes {
-            match self.st.objective.clone() {
-                Objective::Interact { squares } if squares.contains(&at) => {
-                    if self.st.activated_objectives.contains(&at) {
-                        return refuse(format!("the objective at {at} is already activated"));
-                    }
-                    self.st.activated_objectives.push(at);
-                    self.emit(Event::ObjectiveActivated {
-                        unit: unit.to_string(),
-                        at,
-                    });
-                    return Ok(());
-                }
-                Objective::Extract { squares, .. } => {
-                    let ok = if squares.is_empty() {
-                        self.st.map.terrain(at) == crate::map::Terrain::Yellow
-                    } else {
-                        squares.contains(&at)
-                    };
-                    if ok {
-                        if let Some(u) = self.st.unit_mut(unit) {
-                            u.extracted = true;
-                            u.models.clear();
-                        }
-                        self.st.moved();
-                        self.emit(Event::Extracted {
-                            unit: unit.to_string(),
-                            at,
-                        });
-                        return Ok(());
-                    }
-                }
-                _ => {}
+        if side != Side::Heroes {
+            return;
+        }
+        match &self.st.objective {
+            Objective::Interact { .. } => {
+                self.st.activated_objectives.push(at);
+                self.emit(Event::ObjectiveActivated {
+                    unit: unit.to_string(),
+                    at,
+                });
             }
+            Objective::Extract { .. } => {
+                if let Some(u) = self.st.unit_mut(unit) {
+                    u.extracted = true;
+                    u.models.clear();
+                }
+                self.st.moved();
+                self.emit(Event::Extracted {
+                    unit: unit.to_string(),
+                    at,
+                });
+            }
+            _ => {}
         }
-        refuse(format!("{model} has nothing to interact with at {at}"))
     }
 
     /// After an action: end the activation when its actions are spent, then move the round on.
@@ -655,7 +456,3 @@ impl Engine<'_> {
     }
 }
 
-fn unreachable_end() -> ActionKind {
-    // `End` has no actor, so `act` returns before asking its kind.
-    ActionKind::Interact
-}

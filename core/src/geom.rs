@@ -17,7 +17,7 @@ impl Pos {
         Pos { x, y }
     }
 
-    /// King-move (Chebyshev) distance: the game's range and distance (RULES.md §4).
+    /// King-move (Chebyshev) distance: the game's range and distance (docs/RULES.md §4.1).
     #[must_use]
     pub fn distance(self, other: Pos) -> u32 {
         (self.x - other.x)

@@ -1,10 +1,9 @@
 //! The actions the side to move may take now, for hosts that list them (the CLI's prompt, the
-//! JSON `your_turn` event). The rules stay the one judge: every kind of action is tried on a
-//! copy of the state, so this list cannot disagree with [`Game::apply`].
+//! JSON `your_turn` event). Built from [`Game::validate`] alone, so it cannot disagree with
+//! [`Game::apply`], and building it plays nothing: no event, no decision, no behaviour, no Lua.
 
 use crate::action::Action;
 use crate::content::Content;
-use crate::decision::{Controllers, FirstOption};
 use crate::game::Game;
 use crate::geom::Pos;
 use crate::movement::reachable;
@@ -17,7 +16,7 @@ impl Game {
     /// the game is over.
     ///
     /// Legality never depends on what a face-down Blip holds, so the list is safe to show the
-    /// Heroes. Trying an action here asks no controller: decisions inside it take option 0.
+    /// Heroes.
     #[must_use]
     pub fn legal_actions(&self, content: &Content) -> Vec<Action> {
         let Some(side) = self.to_move() else {
@@ -73,18 +72,12 @@ impl Game {
 
     /// Whether `action` would be accepted now.
     fn accepts(&self, content: &Content, action: &Action) -> bool {
-        let mut g = Game {
-            state: self.state.clone(),
-            log: Vec::new(),
-            record: Vec::new(),
-        };
-        let mut ctl = Controllers::new(Box::new(FirstOption), Box::new(FirstOption));
-        g.apply(action.clone(), content, &mut ctl).is_ok()
+        self.is_legal(content, action)
     }
 
     fn legal_for(&self, content: &Content, side: Side, actor: &Actor, out: &mut Vec<Action>) {
         let st = &self.state;
-        let obstacles = st.compute_obstacles();
+        let obstacles = st.cached_obstacles();
         match actor {
             Actor::Blip { id, at } => {
                 let mv = st.rules.blip_movement;
@@ -184,11 +177,11 @@ impl Game {
             ActionKind::Sprint => Action::Sprint {
                 unit: name.to_string(),
                 to,
-            },
+            via: Vec::new(), },
             _ => Action::Move {
                 unit: name.to_string(),
                 to,
-            },
+            via: Vec::new(), },
         };
         let Some(&first) = squares.first() else {
             return;

@@ -33,8 +33,11 @@ pub mod rules;
 pub mod setup;
 pub mod source;
 pub mod state;
+pub mod storage;
+pub mod validate;
 mod victory;
 mod view;
+pub use view::{HeroesView, View};
 
 pub use action::{Action, ActionError};
 pub use behaviour::{Behaviour, BehaviourCtx, BehaviourError, ModelInfo};

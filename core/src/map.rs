@@ -1,4 +1,5 @@
-//! The static Mission Map: square kinds, walls and green sides on edges, buildings (RULES.md §2).
+//! The static Mission Map: square kinds, walls and green sides on edges, buildings
+//! (docs/RULES.md §2).
 
 use crate::geom::{Dir, Pos};
 use serde::{Deserialize, Serialize};

@@ -32,7 +32,8 @@ use std::path::{Path, PathBuf};
 use toml::de::{DeTable, DeValue, ValueDeserializer};
 use toml::Spanned;
 
-/// A parsed mission: an unchecked setup (RULES.md §2) from which a game is later validated.
+/// A parsed mission: an unchecked setup (docs/RULES.md §2, §7.2) from which a game is later
+/// validated.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Mission {
     /// `name` from the file, or the file's stem when it has none.

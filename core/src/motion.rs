@@ -1,11 +1,12 @@
-//! Moving models and Blips step by step, with the interrupts each step can cause (RULES.md §4,
-//! §6 Overwatch and Free Attacks, §7 reveals).
+//! Moving models and Blips step by step, with the interrupts each step can cause
+//! (docs/RULES.md §4, §6.5 Overwatch, §7 reveals; their order is §7.4).
 
 use crate::combat::Target;
 use crate::engine::Engine;
 use crate::event::{AttackKind, Event};
 use crate::geom::Pos;
-use crate::movement::{adjacent, can_step, shortest_path};
+use crate::decision::{Choice, DecisionKind};
+use crate::movement::{adjacent, can_step, shortest_path, shortest_paths, MAX_PATH_OPTIONS};
 use crate::state::Side;
 
 /// What is moving.
@@ -24,6 +25,36 @@ impl Mover {
 }
 
 impl Engine<'_> {
+    /// The Overmind chooses the path of its moves (docs/RULES.md §4.2): `path` is one shortest
+    /// path; when other shortest paths lead to the same square, the Overmind picks among them
+    /// all (decision kind `path`). The Heroes route their moves with waypoints instead.
+    pub fn choose_path(&mut self, mover: &Mover, path: Vec<Pos>) -> Vec<Pos> {
+        if self.mover_side(mover) != Side::Overmind || path.len() < 3 {
+            return path;
+        }
+        let (Some(&from), Some(&to)) = (path.first(), path.last()) else {
+            return path;
+        };
+        let map = self.map();
+        let o = self.obstacles();
+        let mut paths = shortest_paths(&map, &o, from, to, MAX_PATH_OPTIONS);
+        if paths.len() < 2 {
+            return path;
+        }
+        let i = self.ask_about(
+            Side::Overmind,
+            DecisionKind::Path,
+            Some(mover.id()),
+            format!("Which way does {} go to {to}?", mover.id()),
+            paths.iter().map(|p| Choice::Path(p.clone())).collect(),
+        );
+        if i < paths.len() {
+            paths.swap_remove(i)
+        } else {
+            path
+        }
+    }
+
     /// Where the mover stands now, or `None` when it is gone (killed, revealed).
     pub fn mover_pos(&self, m: &Mover) -> Option<Pos> {
         match m {

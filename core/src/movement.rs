@@ -1,4 +1,5 @@
-//! Movement and paths (RULES.md §4): legal steps, step-count distances and "move towards" choices.
+//! Movement and paths (docs/RULES.md §4): legal steps, step-count distances and "move towards"
+//! choices.
 //!
 //! Distances are a hand-written breadth-first search over a byte grid padded by one square on
 //! every side, so the hot loop needs no bounds arithmetic. Each map caches its walls, solid
@@ -17,8 +18,8 @@
 use crate::geom::{Dir, Pos};
 use crate::map::{Edge, Map, Obstacles};
 
-/// Are `a` and `b` adjacent (RULES.md §4)? Purely about walls: occupancy and solid squares are
-/// ignored (a solid square never holds a model, so its adjacency never matters to the rules).
+/// Are `a` and `b` adjacent (docs/RULES.md §4.1)? Purely about walls: occupancy and solid squares
+/// are ignored (a solid square never holds a model, so its adjacency never matters to the rules).
 ///
 /// Orthogonal neighbours are adjacent unless a wall lies on their shared edge; diagonal
 /// neighbours unless *both* two-step orthogonal routes between them cross a wall. A square is
@@ -584,6 +585,60 @@ pub fn shortest_path(map: &Map, obstacles: &Obstacles, a: Pos, b: Pos) -> Option
         sc.steps = grid.steps;
         path
     })
+}
+
+/// Most distinct shortest paths [`shortest_paths`] lists.
+pub const MAX_PATH_OPTIONS: usize = 64;
+
+/// Every distinct shortest legal path from `a` to `b` (both included), at most `cap` of them,
+/// in a fixed order whose first is [`shortest_path`]'s. Empty when there is none.
+#[must_use]
+pub fn shortest_paths(map: &Map, obstacles: &Obstacles, a: Pos, b: Pos, cap: usize) -> Vec<Vec<Pos>> {
+    let field = DistanceField::from(map, obstacles, a);
+    let Some(total) = field.get(b) else {
+        return Vec::new();
+    };
+    let mut out: Vec<Vec<Pos>> = Vec::new();
+    // Walk back from `b`, one step closer to `a` each time, neighbours in `Dir::ALL` order
+    // (the order `path_to` picks its one path by).
+    let mut rev: Vec<Pos> = vec![b];
+    fn back(
+        map: &Map,
+        o: &Obstacles,
+        field: &DistanceField,
+        a: Pos,
+        rev: &mut Vec<Pos>,
+        out: &mut Vec<Vec<Pos>>,
+        cap: usize,
+    ) {
+        if out.len() >= cap {
+            return;
+        }
+        let Some(&q) = rev.last() else {
+            return;
+        };
+        if q == a {
+            out.push(rev.iter().rev().copied().collect());
+            return;
+        }
+        let Some(d) = field.get(q) else {
+            return;
+        };
+        for dir in Dir::ALL {
+            let p = q.offset(dir);
+            if field.get(p) == Some(d.wrapping_sub(1)) && can_step(map, o, p, q) {
+                rev.push(p);
+                back(map, o, field, a, rev, out, cap);
+                rev.pop();
+                if out.len() >= cap {
+                    return;
+                }
+            }
+        }
+    }
+    back(map, obstacles, &field, a, &mut rev, &mut out, cap);
+    debug_assert!(out.iter().all(|p| p.len() as u32 == total + 1));
+    out
 }
 
 /// Squares a model on `from` can reach in at most `max_steps` legal steps, with their step

@@ -1,4 +1,4 @@
-//! Hero profiles and Alien Types: the stats a unit's models fight with (RULES.md §9).
+//! Hero profiles and Alien Types: the stats a unit's models fight with (docs/RULES.md §9).
 
 use serde::{Deserialize, Serialize};
 
@@ -37,7 +37,7 @@ impl Shoot {
     }
 }
 
-/// Special Combat Effects an attack may carry (RULES.md §6).
+/// Special Combat Effects an attack may carry (docs/RULES.md §6.6).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Effect {

@@ -1,4 +1,5 @@
-//! Flipping Blip Tokens: when, placing the models, and whether a behaviour follows (RULES.md §7).
+//! Flipping Blip Tokens: when, placing the models, and whether a behaviour follows
+//! (docs/RULES.md §7).
 
 use crate::decision::{Choice, DecisionKind};
 use crate::engine::Engine;
@@ -46,8 +47,10 @@ impl Engine<'_> {
         false
     }
 
-    /// Reveal every Blip that has entered a Hero's LOS, in the Overmind's order, each followed
-    /// by its behaviour when triggered. Repeats until none is left in sight.
+    /// Reveal every Blip that has entered a Hero's LOS (docs/RULES.md §7.4): all Blips one
+    /// cause reveals share that cause and are flipped and placed first, in the Overmind's
+    /// order; then the triggered behaviours follow in that same order. Repeats while a
+    /// behaviour or a removal brings more Blips into sight.
     pub fn check_reveals(&mut self) {
         // Bounded: each pass removes at least one Blip.
         for _ in 0..=self.st.blips.len() {
@@ -55,10 +58,12 @@ impl Engine<'_> {
             if seen.is_empty() {
                 return;
             }
-            let cause = match self.actor {
+            let by = self.actor;
+            let cause = match by {
                 Side::Heroes => RevealCause::Hero,
                 Side::Overmind => RevealCause::Overmind,
             };
+            let mut triggered: Vec<String> = Vec::new();
             while !seen.is_empty() {
                 let i = if seen.len() > 1 {
                     self.ask(
@@ -74,15 +79,20 @@ impl Engine<'_> {
                 if self.st.blip(&id).is_none() {
                     continue;
                 }
-                let by = self.actor;
-                if let Some((unit, triggers)) = self.reveal(&id, cause, by) {
-                    if triggers {
-                        self.perform_behaviour(&unit);
-                    }
+                if let Some((unit, true)) = self.reveal(&id, cause, by) {
+                    triggered.push(unit);
                 }
+            }
+            for unit in triggered {
                 if self.st.is_over() {
                     return;
                 }
+                if self.st.unit(&unit).is_some_and(|u| u.alive()) {
+                    self.perform_behaviour(&unit);
+                }
+            }
+            if self.st.is_over() {
+                return;
             }
         }
     }
@@ -176,6 +186,13 @@ impl Engine<'_> {
             from_blip: Some(blip.id.clone()),
             extracted: false,
         };
+        // A Blip revealed during its own activation ends the action it was taking: its move
+        // stops where it was revealed, and the unit has only the activation's actions left.
+        if self.st.active.as_deref() == Some(unit_id.as_str()) {
+            for m in &unit.models {
+                self.st.moved_this_action.push(m.id.clone());
+            }
+        }
         self.st.units.push(unit);
         self.st.moved();
         let (triggers, why) = self.reveal_triggers(&unit_id, by);
@@ -222,7 +239,7 @@ impl Engine<'_> {
         out
     }
 
-    /// RULES.md §7: a reveal the Heroes caused always triggers; one the Overmind caused only
+    /// docs/RULES.md §7.8: a reveal the Heroes caused always triggers; one the Overmind caused only
     /// per `overmind_reveal_trigger`.
     pub fn reveal_triggers(&mut self, unit_id: &str, by: Side) -> (bool, String) {
         if by == Side::Heroes {

@@ -4,7 +4,7 @@ use crate::dice::DieFaces;
 use crate::los::LosRule;
 use serde::{Deserialize, Serialize};
 
-/// Which Overmind-caused reveals trigger an Alien Behaviour (RULES.md §7).
+/// Which Overmind-caused reveals trigger an Alien Behaviour (docs/RULES.md §7.8).
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum RevealTrigger {
@@ -88,7 +88,7 @@ impl Default for Rules {
 }
 
 impl Rules {
-    /// Sprint allowance: half Movement, rounded down, at least 1 (RULES.md §4).
+    /// Sprint allowance: half Movement, rounded down, at least 1 (docs/RULES.md §4.2).
     #[must_use]
     pub fn sprint(movement: u32) -> u32 {
         (movement / 2).max(1)

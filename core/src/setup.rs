@@ -1,4 +1,4 @@
-//! From a mission's setup to a legal starting state (RULES.md §7 deployment), or clear errors.
+//! From a mission's setup to a legal starting state (docs/RULES.md §7.2), or clear errors.
 
 use crate::content::Content;
 use crate::geom::Pos;
@@ -144,7 +144,20 @@ impl Setup {
                 });
             }
         }
-        for _ in 0..self.decoys.unwrap_or(self.rules.decoys) {
+        // Decoys a mission fixes on the map are some of its Decoy Tokens, not extra ones.
+        let decoys = self.decoys.unwrap_or(self.rules.decoys) as usize;
+        let fixed_decoys = self
+            .blips
+            .iter()
+            .filter(|b| b.contents == Some(Contents::Decoy))
+            .count();
+        if fixed_decoys > decoys {
+            errors.push(SetupError::Other(format!(
+                "{fixed_decoys} Blips are fixed as Decoys but the mission has only {decoys} \
+                 Decoy Tokens (set `decoys`)"
+            )));
+        }
+        for _ in 0..decoys.saturating_sub(fixed_decoys) {
             tokens.push(Contents::Decoy);
         }
         tokens.shuffle(&mut rng);

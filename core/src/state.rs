@@ -1,4 +1,4 @@
-//! The game as plain data: units, Blips, round and phase, the RNG (RULES.md §1, §5).
+//! The game as plain data: units, Blips, round and phase, the RNG (docs/RULES.md §1, §5).
 
 use crate::geom::Pos;
 use crate::los::LineOfSight;
@@ -62,7 +62,7 @@ impl ActionKind {
     }
 }
 
-/// Conditions a model can be under (RULES.md §6).
+/// Conditions a model can be under (docs/RULES.md §6.6).
 #[derive(Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Status {
     /// Next Move action is spent standing up; no attack before.
@@ -185,7 +185,7 @@ pub enum Phase {
     Over,
 }
 
-/// The Heroes' objective (RULES.md §11).
+/// The Heroes' objective (docs/RULES.md §11).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "kind", deny_unknown_fields)]
 pub enum Objective {
@@ -235,6 +235,9 @@ pub struct GameState {
     /// Counter for fresh model ids.
     #[serde(default)]
     pub next_id: u32,
+    /// What scripts keep between calls (`game.storage`), by script id.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    storage: crate::storage::Storage,
     #[serde(skip)]
     obstacles: Option<Obstacles>,
     /// A configuration known to have no face-down Blip in a Hero's sight (derived; see
@@ -272,6 +275,7 @@ impl PartialEq for GameState {
             && self.rng == other.rng
             && self.next_id == other.next_id
             && self.moved_this_action == other.moved_this_action
+            && self.storage == other.storage
     }
 }
 
@@ -300,6 +304,7 @@ impl GameState {
             rng,
             moved_this_action: Vec::new(),
             next_id: 0,
+            storage: crate::storage::Storage::new(),
             obstacles: None,
             sight_memo: None,
         }
@@ -311,6 +316,15 @@ impl GameState {
             self.obstacles = Some(self.compute_obstacles());
         }
         self.obstacles.get_or_insert_with(Obstacles::default)
+    }
+
+    /// The obstacles, from the cache when it is filled, else computed (for `&self` callers).
+    #[must_use]
+    pub fn cached_obstacles(&self) -> std::borrow::Cow<'_, Obstacles> {
+        match &self.obstacles {
+            Some(o) => std::borrow::Cow::Borrowed(o),
+            None => std::borrow::Cow::Owned(self.compute_obstacles()),
+        }
     }
 
     /// Obstacles without caching (for `&self` callers).
@@ -463,6 +477,41 @@ impl GameState {
             });
         }
         out
+    }
+
+    /// What the script `id` keeps in `game.storage` (`None` before it first stores anything).
+    #[must_use]
+    pub fn storage(&self, id: &str) -> Option<&crate::storage::Value> {
+        self.storage.get(id)
+    }
+
+    /// Every script's storage, by script id.
+    #[must_use]
+    pub fn all_storage(&self) -> &crate::storage::Storage {
+        &self.storage
+    }
+
+    /// Forget every script's storage (for views that may not know it).
+    pub(crate) fn clear_storage(&mut self) {
+        self.storage.clear();
+    }
+
+    /// Replace what the script `id` keeps; an empty table forgets it.
+    ///
+    /// # Errors
+    /// The value breaks the storage limits ([`crate::storage::Value::check`]).
+    pub(crate) fn set_storage(
+        &mut self,
+        id: &str,
+        value: crate::storage::Value,
+    ) -> Result<(), String> {
+        value.check()?;
+        if value == crate::storage::Value::table() {
+            self.storage.remove(id);
+        } else {
+            self.storage.insert(id.to_string(), value);
+        }
+        Ok(())
     }
 
     #[must_use]
@@ -692,6 +741,7 @@ impl Clone for GameState {
             rng,
             moved_this_action,
             next_id,
+            storage,
             obstacles,
             sight_memo,
         } = self;
@@ -710,6 +760,7 @@ impl Clone for GameState {
             rng: rng.clone(),
             moved_this_action: moved_this_action.clone(),
             next_id: *next_id,
+            storage: storage.clone(),
             obstacles: obstacles.clone(),
             sight_memo: sight_memo.clone(),
         }
@@ -731,6 +782,7 @@ impl Clone for GameState {
             rng,
             moved_this_action,
             next_id,
+            storage,
             obstacles,
             sight_memo,
         } = source;
@@ -748,6 +800,7 @@ impl Clone for GameState {
         self.rng.clone_from(rng);
         self.moved_this_action.clone_from(moved_this_action);
         self.next_id = *next_id;
+        self.storage.clone_from(storage);
         self.obstacles.clone_from(obstacles);
         self.sight_memo.clone_from(sight_memo);
     }

@@ -1,4 +1,4 @@
-//! Who has won (RULES.md §11), checked after everything that can end the game.
+//! Who has won (docs/RULES.md §11), checked after everything that can end the game.
 
 use crate::engine::Engine;
 use crate::event::Event;

@@ -1,4 +1,4 @@
-//! RULES.md §8: each of the five seed Alien Behaviours (native reference versions; the Lua
+//! docs/RULES.md §8.5: each of the five seed Alien Behaviours (native reference versions; the Lua
 //! ones are tested against the same positions in the scripting crate).
 
 mod common;

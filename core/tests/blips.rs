@@ -1,4 +1,4 @@
-//! RULES.md §7: when Blips are revealed, what a reveal does, and which reveals trigger a
+//! docs/RULES.md §7: when Blips are revealed, what a reveal does, and which reveals trigger a
 //! behaviour. Each test fails without the rule it names.
 
 mod common;
@@ -192,7 +192,7 @@ fn a_blip_moves_five_whatever_it_holds() {
                 Action::Sprint {
                     unit: "B".into(),
                     to: Pos::new(6, 3),
-                },
+                via: Vec::new(), },
                 &w.content,
                 &mut c,
             )
@@ -394,7 +394,8 @@ fn several_blips_revealed_at_once_resolve_in_the_overmind_order() {
 }
 
 #[test]
-fn a_failing_behaviour_is_rolled_back_whole() {
+fn a_failing_behaviour_ends_where_it_failed_and_what_it_did_stands() {
+    // docs/RULES.md §8.3: a behaviour that fails ends there; nothing it did is taken back.
     let w = world();
     let s = setup(
         &wall_map(),
@@ -408,15 +409,24 @@ fn a_failing_behaviour_is_rolled_back_whole() {
     assert!(ev.iter().any(
         |e| matches!(e, Event::BehaviourFailed { reason, .. } if reason.contains("on purpose"))
     ));
-    assert!(
-        !ev.iter()
-            .any(|e| matches!(e, Event::Moved { unit, .. } if unit == "B.1")),
-        "its move is undone"
+    let moved = ev
+        .iter()
+        .find_map(|e| match e {
+            Event::Moved { unit, path, .. } if unit == "B.1" => path.last().copied(),
+            _ => None,
+        })
+        .expect("the move made before the failure is in the log");
+    assert_ne!(moved, Pos::new(10, 3));
+    assert_eq!(
+        g.state.unit("B").unwrap().models[0].pos,
+        moved,
+        "the move the players saw stands"
     );
-    assert_eq!(g.state.unit("B").unwrap().models[0].pos, Pos::new(10, 3));
     assert_eq!(w.ran.borrow().len(), 1);
-    // Play goes on.
-    apply(&mut g, &w, &mut c, mv("B", 9, 3));
+    // Play goes on from where the behaviour left the unit: the Flip used one action.
+    assert!(g.state.unit("B").unwrap().used == vec![overmind_core::state::ActionKind::Flip]);
+    let to = Pos::new(moved.x - 1, moved.y);
+    apply(&mut g, &w, &mut c, mv("B", to.x, to.y));
 }
 
 #[test]

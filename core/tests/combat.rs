@@ -1,4 +1,4 @@
-//! RULES.md §5–§6: activations, combat values, modifiers, effects, Overwatch, Free Attacks.
+//! docs/RULES.md §5–§6: activations, combat values, modifiers, effects, Overwatch, Free Attacks.
 
 mod common;
 use common::*;
@@ -55,7 +55,7 @@ fn two_different_actions_then_the_activation_ends() {
         Action::Sprint {
             unit: "T".into(),
             to: Pos::new(3, 0),
-        },
+        via: Vec::new(), },
     );
     assert_eq!(g.state.active, None, "two actions end the activation");
     assert!(
@@ -75,7 +75,7 @@ fn sprint_is_half_movement_rounded_down() {
             Action::Sprint {
                 unit: "T".into(),
                 to: Pos::new(3, 0)
-            },
+            , via: Vec::new() },
             &w.content,
             &mut c
         )
@@ -87,7 +87,7 @@ fn sprint_is_half_movement_rounded_down() {
         Action::Sprint {
             unit: "T".into(),
             to: Pos::new(2, 0),
-        },
+        via: Vec::new(), },
     );
 }
 

@@ -1,5 +1,5 @@
-//! RULES.md §2 and §6 modifiers and effects: green sides, buildings, weak Overwatch, Push Back,
-//! and §7's stat-triggered reveal.
+//! docs/RULES.md §2 and §6 modifiers and effects: green sides, buildings, weak Overwatch, Push
+//! Back, and §7.3's stat-triggered reveal.
 
 mod common;
 use common::*;

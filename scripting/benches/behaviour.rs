@@ -173,7 +173,7 @@ fn one_call(game: &Game, content: &Content, spent: &Cell<Duration>) -> (Duration
             Action::Move {
                 unit: "A".into(),
                 to: Pos::new(3, 15),
-            },
+            via: Vec::new(), },
             content,
             &mut ctl,
         )

@@ -83,7 +83,7 @@ mod sandbox;
 pub use budget::{Limits, BYTES_PER_UNIT, HOOK_INTERVAL};
 pub use error::{from_lua_error, ErrorKind, Location, ScriptError};
 pub use host::{PrintLine, MAX_RESULTS};
-pub use sandbox::{Sandbox, Script, MAX_SOURCE_BYTES};
+pub use sandbox::{Compiled, Sandbox, Script, MAX_SOURCE_BYTES};
 
 /// The `mlua` this crate is built on, for binders that need its types.
 pub use mlua;

@@ -27,6 +27,7 @@ pub struct Script {
     /// The first value the chunk returned (`nil` when it returned nothing).
     pub value: Value,
     env: Table,
+    compiled: Compiled,
 }
 
 impl Script {
@@ -35,6 +36,24 @@ impl Script {
     pub fn env(&self) -> &Table {
         &self.env
     }
+
+    /// The compiled chunk, to run the script's top level again in a fresh environment
+    /// ([`Sandbox::instantiate`]).
+    #[must_use]
+    pub fn compiled(&self) -> &Compiled {
+        &self.compiled
+    }
+}
+
+/// A script compiled once (a text chunk named after its path), whose top level can be run
+/// again and again, each time in a fresh environment ([`Sandbox::instantiate`]): nothing one
+/// run leaves in its globals or in the chunk's locals reaches the next.
+#[derive(Debug, Clone)]
+pub struct Compiled {
+    /// The path the script was compiled as.
+    pub path: String,
+    /// `function(_ENV, ...) <the script> end`.
+    chunk: Function,
 }
 
 /// The Lua functions the prelude returns.
@@ -229,21 +248,16 @@ impl Sandbox {
         }
         self.paths.borrow_mut().insert(path.to_string());
         let loaded = self.run(None, |lua| {
-            let env: Table = self.api.make_env.call(self.shared.clone())?;
-            let chunk = lua
-                .load(source)
-                .set_name(format!("@{path}"))
-                .set_mode(ChunkMode::Text)
-                .set_environment(env.clone())
-                .into_function()?;
-            let values: MultiValue = self.api.invoke.call(chunk)?;
-            Ok((env, values))
+            let compiled = self.compile(lua, path, source)?;
+            let (env, values) = self.instantiate(&compiled)?;
+            Ok((compiled, env, values))
         });
         match loaded {
-            Ok((env, values)) => Ok(Script {
+            Ok((compiled, env, values)) => Ok(Script {
                 path: path.to_string(),
                 value: values.into_iter().next().unwrap_or(Value::Nil),
                 env,
+                compiled,
             }),
             Err(ScriptError::Syntax { line, message, .. }) => Err(ScriptError::Syntax {
                 path: path.to_string(),
@@ -252,6 +266,57 @@ impl Sandbox {
             }),
             Err(other) => Err(other),
         }
+    }
+
+    /// Compiles `source` (checked by the caller: text, not too large) into a factory: a
+    /// function of `(_ENV, ...)` whose body is the script, so each call of it runs the top level
+    /// with its own environment and its own locals (nothing is shared between runs).
+    fn compile(&self, lua: &Lua, path: &str, source: &[u8]) -> mlua::Result<Compiled> {
+        let name = format!("@{path}");
+        // First as it is, for Lua's own syntax errors. A source that parses on its own parses
+        // the same way as the body of the factory below: the parser reads the same tokens in
+        // the same states, and what follows them (`end`, like the end of the source) ends a
+        // block either way; the newline ends a trailing comment. So no script can close the
+        // factory early and run code outside it.
+        lua.load(source)
+            .set_name(name.clone())
+            .set_mode(ChunkMode::Text)
+            .into_function()?;
+        let mut wrapped = Vec::with_capacity(source.len() + 40);
+        // On the first line, so every line keeps its number.
+        wrapped.extend_from_slice(b"return function(_ENV, ...) ");
+        wrapped.extend_from_slice(source);
+        wrapped.extend_from_slice(b"\nend");
+        let outer = lua
+            .load(wrapped)
+            .set_name(name)
+            .set_mode(ChunkMode::Text)
+            .set_environment(lua.create_table()?)
+            .into_function()?;
+        let factory: Function = outer.call(())?;
+        Ok(Compiled {
+            path: path.to_string(),
+            chunk: factory,
+        })
+    }
+
+    /// Runs a compiled script's top level again, in a fresh environment built like the one
+    /// [`load_script`](Self::load_script) gives (the whitelisted library and everything shared),
+    /// and returns that environment and what the chunk returned. The chunk's locals are fresh
+    /// too: every closure the run creates sees only this run's environment and locals.
+    ///
+    /// Call it inside [`call`](Self::call) (or another `call*`), so the top level runs under that
+    /// call's budget, through the sandbox's message handler.
+    ///
+    /// # Errors
+    /// The top level raised an error or spent a budget (as the enclosing call reports it).
+    pub fn instantiate(&self, compiled: &Compiled) -> mlua::Result<(Table, MultiValue)> {
+        let env: Table = self.api.make_env.call(self.shared.clone())?;
+        let values: MultiValue = self
+            .api
+            .invoke
+            .call((compiled.chunk.clone(), env.clone()))?;
+        Ok((env, values))
     }
 
     /// Runs host code that calls into Lua under one per-call budget, with no RNG

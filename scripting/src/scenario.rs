@@ -236,7 +236,7 @@ struct Answerer {
 }
 
 impl Controller for Answerer {
-    fn decide(&mut self, state: &GameState, d: &Decision) -> usize {
+    fn decide(&mut self, view: overmind_core::View<'_>, d: &Decision) -> usize {
         let labels: Vec<String> = d.options.iter().map(ToString::to_string).collect();
         let (answer, scripted) = match self.answers.pop_front() {
             Some(s) => {
@@ -258,7 +258,7 @@ impl Controller for Answerer {
                 }
                 (found.unwrap_or(0), Some(s.answer))
             }
-            None => (self.fallback.decide(state, d), None),
+            None => (self.fallback.decide(view, d), None),
         };
         self.shared.asked.borrow_mut().push(Asked {
             action: self.shared.action.get(),

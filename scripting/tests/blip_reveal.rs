@@ -1,4 +1,4 @@
-//! RULES.md §7 through the Lua API: a Blip's id, square and Movement are free to read; reading
+//! docs/RULES.md §7.3 through the Lua API: a Blip's id, square and Movement are free to read; reading
 //! any other stat reveals it (cause `stat`), may trigger the revealed unit's own behaviour
 //! inside the running one (nested Lua calls, still budgeted), then answers from the unit.
 

@@ -1,5 +1,5 @@
 //! `overmind los PATH X,Y X,Y [--explain] [--rule exact|centre]`: Line of Sight between two
-//! squares of a mission, with its placed units as obstacles (RULES.md §3).
+//! squares of a mission, with its placed units as obstacles (docs/RULES.md §3).
 //!
 //! Prints `visible` or `blocked` on the first line and exits 0 either way. A malformed square
 //! (`3;4`, `x,1`) is a usage error from clap, a square off the map a usage error from here:

@@ -1,4 +1,4 @@
-//! Line of Sight (RULES.md §3): the exact "any point to any point" rule and the centre rule.
+//! Line of Sight (docs/RULES.md §3): the exact "any point to any point" rule and the centre rule.
 //!
 //! # The exact rule
 //! Squares A and B see each other when some segment from a point strictly inside A to a point

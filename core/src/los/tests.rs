@@ -1,4 +1,4 @@
-//! Hand-drawn cases for each clause of RULES.md §3.
+//! Hand-drawn cases for each clause of docs/RULES.md §3.
 
 use super::*;
 use crate::map::{MapBuilder, Terrain};

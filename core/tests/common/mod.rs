@@ -189,7 +189,8 @@ pub fn setup(
             })
             .collect(),
         pool: vec![],
-        decoys: Some(0),
+        // The fixed Decoys are all the mission's Decoy Tokens: none is drawn.
+        decoys: Some(blips.iter().filter(|(_, _, c)| *c == decoy()).count() as u32),
         objective: Objective::Eliminate,
         max_rounds: Some(10),
     }
@@ -222,7 +223,7 @@ pub fn mv(unit: &str, x: i32, y: i32) -> Action {
     Action::Move {
         unit: unit.into(),
         to: Pos::new(x, y),
-    }
+    via: Vec::new(), }
 }
 
 /// End activations until it is the Overmind's phase.

@@ -1,5 +1,5 @@
 //! `Blip`: a face-down Blip Token. Its id, square and Movement are free to read; reading any
-//! other stat reveals it first (RULES.md §7), then answers from the revealed unit.
+//! other stat reveals it first (docs/RULES.md §7.3), then answers from the revealed unit.
 
 use super::args::{self, core_err};
 use super::call::with_ctx;
@@ -30,7 +30,7 @@ struct Revealed {
     health: Option<u32>,
 }
 
-/// Reveal the Blip if it is still face down (a stat read: RULES.md §7 cause 2), then describe
+/// Reveal the Blip if it is still face down (a stat read: docs/RULES.md §7.3 cause 2), then describe
 /// the unit that came from it. A Decoy, or a Blip already gone without a unit, holds nothing.
 fn reveal(lua: &Lua, this: &BlipRef, field: &'static str) -> mlua::Result<Revealed> {
     let id = this.id.clone();
@@ -84,7 +84,7 @@ pub(crate) static BLIP: Class<BlipRef> = Class {
     var: "blip",
     doc: "A face-down Blip Token. `id`, `x`, `y`, `pos` and `movement` are free to read. Reading \
           any other field reveals the Blip first, exactly as when the Overmind needs a Blip's \
-          stat (RULES.md §7: a reveal by the Overmind, cause `stat`, which may trigger the \
+          stat (docs/RULES.md §7.3: a reveal by the Overmind, cause `stat`, which may trigger the \
           revealed unit's own behaviour at once), and then answers from the revealed unit; a \
           Decoy answers `decoy = true` and nil for the rest. A Blip is an obstacle; behaviours \
           cannot attack it.",

@@ -10,7 +10,7 @@
 //! behaviours always reach their own context. Outside a behaviour call there is no trampoline
 //! and every such function raises a clear error.
 
-use mlua::{Function, Lua};
+use mlua::{Function, Lua, Table};
 use overmind_core::BehaviourCtx;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -26,6 +26,30 @@ pub(crate) struct Calls {
     /// behaviours around it must end too, even if the hook does not fire again before they
     /// would finish.
     spent: RefCell<Option<String>>,
+    /// One slot per running behaviour call (innermost last): its behaviour's id and its
+    /// `game.storage` table, made when the call first reads it.
+    storage: RefCell<Vec<StorageSlot>>,
+}
+
+struct StorageSlot {
+    id: String,
+    table: Option<Table>,
+}
+
+/// Pops the storage slot pushed by [`Calls::enter_storage`], however the call ends.
+pub(crate) struct StorageEntered<'a>(&'a Calls);
+
+impl StorageEntered<'_> {
+    /// The call's `game.storage` table, if the call read it.
+    pub(crate) fn table(&self) -> Option<Table> {
+        self.0.storage.borrow().last().and_then(|s| s.table.clone())
+    }
+}
+
+impl Drop for StorageEntered<'_> {
+    fn drop(&mut self) {
+        self.0.storage.borrow_mut().pop();
+    }
 }
 
 /// Pops the trampoline pushed by [`Calls::enter`] when the behaviour call ends, however it ends.
@@ -42,6 +66,51 @@ impl Calls {
     pub(crate) fn enter(&self, trampoline: Function) -> Entered<'_> {
         self.running.borrow_mut().push(trampoline);
         Entered(self)
+    }
+
+    /// A behaviour call of `id` starts: it gets its own storage slot. A call nested in a
+    /// running call of the same behaviour shares that call's table (one `game.storage` per
+    /// behaviour id), so neither overwrites what the other kept.
+    pub(crate) fn enter_storage(&self, id: &str) -> StorageEntered<'_> {
+        let mut slots = self.storage.borrow_mut();
+        let table = slots
+            .iter()
+            .rev()
+            .find(|s| s.id == id)
+            .and_then(|s| s.table.clone());
+        slots.push(StorageSlot {
+            id: id.to_string(),
+            table,
+        });
+        drop(slots);
+        StorageEntered(self)
+    }
+
+    /// The running call's `game.storage` table, made by `make` on the first read.
+    ///
+    /// # Errors
+    /// No behaviour is running, or `make` failed.
+    pub(crate) fn storage(&self, make: impl FnOnce() -> mlua::Result<Table>) -> mlua::Result<Table> {
+        if let Some(t) = self.storage.borrow().last().map(|s| s.table.clone()) {
+            if let Some(t) = t {
+                return Ok(t);
+            }
+        } else {
+            return Err(mlua::Error::runtime(
+                "game.storage can only be used while a behaviour performs (not when a script \
+                 loads)",
+            ));
+        }
+        let t = make()?;
+        let mut slots = self.storage.borrow_mut();
+        let id = slots.last().map(|s| s.id.clone());
+        // Calls of the same behaviour further out share it from now on too.
+        for s in slots.iter_mut().rev() {
+            if Some(&s.id) == id.as_ref() && s.table.is_none() {
+                s.table = Some(t.clone());
+            }
+        }
+        Ok(t)
     }
 
     /// How many behaviour calls are running, nested.

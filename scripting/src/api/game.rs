@@ -356,7 +356,7 @@ pub(crate) static GAME: Class<GameRef> = Class {
                 name: "model_order",
                 params: &[Param { name: "unit", ty: "Unit", doc: "Usually the performing unit." }],
                 returns: &[Ret { ty: "Model[]", doc: "The unit's models in the order the Overmind picks." }],
-                doc: "Asks the Overmind in which order the unit's models act (RULES.md §8: a unit \
+                doc: "Asks the Overmind in which order the unit's models act (docs/RULES.md §8.1: a unit \
                       of several models moves model by model in the Overmind's order).",
             },
             make: |lua| method(lua, model_order),
@@ -368,7 +368,7 @@ pub(crate) static GAME: Class<GameRef> = Class {
                     Param { name: "a", ty: "Model|Blip|Pos", doc: "One square." },
                     Param { name: "b", ty: "Model|Blip|Pos", doc: "The other." },
                 ],
-                returns: &[Ret { ty: "boolean", doc: "True when a straight line joins them past no wall or obstacle (RULES.md §3)." }],
+                returns: &[Ret { ty: "boolean", doc: "True when a straight line joins them past no wall or obstacle (docs/RULES.md §3)." }],
                 doc: "Line of Sight between two squares, with the models and Blips on the map now. \
                       Raises an error for a square off the map.",
             },
@@ -382,7 +382,7 @@ pub(crate) static GAME: Class<GameRef> = Class {
                     Param { name: "b", ty: "Model|Blip|Pos", doc: "The other." },
                 ],
                 returns: &[Ret { ty: "integer", doc: "King-move count of squares, ignoring terrain: the game's range." }],
-                doc: "Distance for ranges (RULES.md §4).",
+                doc: "Distance for ranges (docs/RULES.md §4.1).",
             },
             make: |lua| method(lua, distance),
         },
@@ -415,7 +415,7 @@ pub(crate) static GAME: Class<GameRef> = Class {
                 name: "terrain",
                 params: &[Param { name: "square", ty: "Model|Blip|Pos", doc: "A square." }],
                 returns: &[Ret { ty: "Terrain", doc: "Off the map: `\"solid\"`." }],
-                doc: "The kind of a square (RULES.md §2).",
+                doc: "The kind of a square (docs/RULES.md §2).",
             },
             make: |lua| method(lua, terrain),
         },

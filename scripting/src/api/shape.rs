@@ -58,7 +58,7 @@ pub struct Shape {
     pub fields: &'static [ShapeField],
 }
 
-/// Special Combat Effects by the names scripts use (RULES.md §6).
+/// Special Combat Effects by the names scripts use (docs/RULES.md §6.6).
 pub static EFFECTS: &[(&str, Effect)] = &[
     ("knock_down", Effect::KnockDown),
     ("push_back", Effect::PushBack),

@@ -672,7 +672,7 @@ fn start(
     }
 }
 
-/// No Blip may start in a Hero's Line of Sight (RULES.md §7), counting every model as an
+/// No Blip may start in a Hero's Line of Sight (docs/RULES.md §7.2), counting every model as an
 /// obstacle, the scenario's revealed units included.
 fn check_sight(
     src: &Source<'_>,

@@ -103,8 +103,8 @@ pub struct Recorder {
 }
 
 impl Controller for Recorder {
-    fn decide(&mut self, state: &GameState, d: &Decision) -> usize {
-        let i = self.inner.decide(state, d);
+    fn decide(&mut self, view: overmind_core::View<'_>, d: &Decision) -> usize {
+        let i = self.inner.decide(view, d);
         self.log.borrow_mut().push((d.clone(), i));
         i
     }
@@ -122,7 +122,7 @@ pub fn mv(unit: &str, x: i32, y: i32) -> Step {
     Step::Act(Action::Move {
         unit: unit.into(),
         to: Pos::new(x, y),
-    })
+    via: Vec::new(), })
 }
 
 /// A small game: a map, Heroes, face-down Blips (dropped in after the setup, so they may
