@@ -327,13 +327,15 @@ fn hero_plan(state: &GameState, content: &Content, o: &Obstacles, u: &Unit) -> O
                 return Some(Action::Move {
                     unit: u.id.clone(),
                     to,
-                via: Vec::new(), });
+                    via: Vec::new(),
+                });
             }
         } else if m.status.knocked_down && !u.used.contains(&ActionKind::Move) {
             return Some(Action::Move {
                 unit: u.id.clone(),
                 to: m.pos,
-            via: Vec::new(), });
+                via: Vec::new(),
+            });
         }
         let can_shoot = content
             .heroes
@@ -413,7 +415,8 @@ fn blip_plan(
         .map(|(_, _, to)| Action::Move {
             unit: b.id.clone(),
             to,
-        via: Vec::new(), })
+            via: Vec::new(),
+        })
 }
 
 /// A revealed unit attacks what it can, else moves each model towards the nearest Hero.
@@ -442,7 +445,8 @@ fn alien_plan(
             return Some(Action::Move {
                 unit: m.id.clone(),
                 to: m.pos,
-            via: Vec::new(), });
+                via: Vec::new(),
+            });
         }
         let mv = content.aliens.get(&m.kind).map_or(4, |t| t.movement);
         let goal = Goal::AdjacentTo(heroes.iter().map(|(_, p)| *p).collect());
@@ -450,7 +454,8 @@ fn alien_plan(
             return Some(Action::Move {
                 unit: m.id.clone(),
                 to,
-            via: Vec::new(), });
+                via: Vec::new(),
+            });
         }
     }
     None

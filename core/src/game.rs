@@ -11,7 +11,9 @@ use crate::geom::Pos;
 use crate::motion::Mover;
 use crate::rules::Rules;
 use crate::state::{ActionKind, GameState, Objective, Overwatch, Phase, Side};
-use crate::validate::{actor_of, continues_move, kind_of, movement_of, next_unmoved, plan_path, Actor};
+use crate::validate::{
+    actor_of, continues_move, kind_of, movement_of, next_unmoved, plan_path, Actor,
+};
 use serde::{Deserialize, Serialize};
 
 /// One accepted action with the decisions answered while it resolved.
@@ -455,4 +457,3 @@ impl Engine<'_> {
         self.emit(Event::PhaseStarted { side: Side::Heroes });
     }
 }
-

@@ -177,11 +177,13 @@ impl Game {
             ActionKind::Sprint => Action::Sprint {
                 unit: name.to_string(),
                 to,
-            via: Vec::new(), },
+                via: Vec::new(),
+            },
             _ => Action::Move {
                 unit: name.to_string(),
                 to,
-            via: Vec::new(), },
+                via: Vec::new(),
+            },
         };
         let Some(&first) = squares.first() else {
             return;

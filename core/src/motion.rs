@@ -2,10 +2,10 @@
 //! (docs/RULES.md §4, §6.5 Overwatch, §7 reveals; their order is §7.4).
 
 use crate::combat::Target;
+use crate::decision::{Choice, DecisionKind};
 use crate::engine::Engine;
 use crate::event::{AttackKind, Event};
 use crate::geom::Pos;
-use crate::decision::{Choice, DecisionKind};
 use crate::movement::{adjacent, can_step, shortest_path, shortest_paths, MAX_PATH_OPTIONS};
 use crate::state::Side;
 

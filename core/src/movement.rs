@@ -593,7 +593,13 @@ pub const MAX_PATH_OPTIONS: usize = 64;
 /// Every distinct shortest legal path from `a` to `b` (both included), at most `cap` of them,
 /// in a fixed order whose first is [`shortest_path`]'s. Empty when there is none.
 #[must_use]
-pub fn shortest_paths(map: &Map, obstacles: &Obstacles, a: Pos, b: Pos, cap: usize) -> Vec<Vec<Pos>> {
+pub fn shortest_paths(
+    map: &Map,
+    obstacles: &Obstacles,
+    a: Pos,
+    b: Pos,
+    cap: usize,
+) -> Vec<Vec<Pos>> {
     let field = DistanceField::from(map, obstacles, a);
     let Some(total) = field.get(b) else {
         return Vec::new();

@@ -51,7 +51,12 @@ impl Value {
         self.check_inner(0, &mut count, &mut bytes)
     }
 
-    fn check_inner(&self, depth: usize, count: &mut usize, bytes: &mut usize) -> Result<(), String> {
+    fn check_inner(
+        &self,
+        depth: usize,
+        count: &mut usize,
+        bytes: &mut usize,
+    ) -> Result<(), String> {
         *count += 1;
         if *count > MAX_STORAGE_VALUES {
             return Err(format!(

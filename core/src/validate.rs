@@ -228,6 +228,16 @@ pub(crate) fn plan_path(
             via.len()
         ));
     }
+    // Once the mover has left its square, later legs may cross it.
+    let freed;
+    let o = if via.is_empty() {
+        o
+    } else {
+        let mut f = o.clone();
+        f.remove(from);
+        freed = f;
+        &freed
+    };
     let mut path = vec![from];
     let mut at = from;
     for &p in via.iter().chain(std::iter::once(&to)) {
@@ -353,10 +363,7 @@ pub(crate) fn validate(
             };
             plan_path(st, o, model.pos, via, *to, steps, kind).map(|_| ())
         }
-        (
-            Actor::Unit { unit, .. },
-            Action::Shoot { target, .. } | Action::Melee { target, .. },
-        ) => {
+        (Actor::Unit { unit, .. }, Action::Shoot { target, .. } | Action::Melee { target, .. }) => {
             let attack = if kind == ActionKind::Shoot {
                 AttackKind::Shoot
             } else {
@@ -396,7 +403,10 @@ pub(crate) fn target_of<'s>(
     if let Some((u, m)) = st.find_model(target) {
         return Ok((m.pos, Some(u), m.id.clone()));
     }
-    match st.unit(target).and_then(|u| u.models.first().map(|m| (u, m))) {
+    match st
+        .unit(target)
+        .and_then(|u| u.models.first().map(|m| (u, m)))
+    {
         Some((u, m)) => Ok((m.pos, Some(u), m.id.clone())),
         None => refuse(format!("no target named {target}")),
     }
@@ -459,9 +469,7 @@ pub(crate) fn check_attack(
         AttackKind::Melee | AttackKind::FreeAttack => {
             !fighters(st, o, unit, at, target_unit.map(|u| u.id.as_str())).is_empty()
         }
-        AttackKind::Shoot | AttackKind::Overwatch => {
-            !shooters(st, content, o, unit, at).is_empty()
-        }
+        AttackKind::Shoot | AttackKind::Overwatch => !shooters(st, content, o, unit, at).is_empty(),
         AttackKind::Fear => true,
     };
     if ok {
@@ -473,7 +481,10 @@ pub(crate) fn check_attack(
         }
         _ => "no model of it can shoot the target (Line of Sight, range, not adjacent, able to fight)",
     };
-    refuse(format!("{} cannot attack {target} at {at}: {what}", unit.id))
+    refuse(format!(
+        "{} cannot attack {target} at {at}: {what}",
+        unit.id
+    ))
 }
 
 /// An Interact action (docs/RULES.md §5.2): recover from Stun, activate an objective, extract.

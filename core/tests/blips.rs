@@ -192,7 +192,8 @@ fn a_blip_moves_five_whatever_it_holds() {
                 Action::Sprint {
                     unit: "B".into(),
                     to: Pos::new(6, 3),
-                via: Vec::new(), },
+                    via: Vec::new(),
+                },
                 &w.content,
                 &mut c,
             )

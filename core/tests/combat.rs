@@ -55,7 +55,8 @@ fn two_different_actions_then_the_activation_ends() {
         Action::Sprint {
             unit: "T".into(),
             to: Pos::new(3, 0),
-        via: Vec::new(), },
+            via: Vec::new(),
+        },
     );
     assert_eq!(g.state.active, None, "two actions end the activation");
     assert!(
@@ -74,8 +75,9 @@ fn sprint_is_half_movement_rounded_down() {
         .apply(
             Action::Sprint {
                 unit: "T".into(),
-                to: Pos::new(3, 0)
-            , via: Vec::new() },
+                to: Pos::new(3, 0),
+                via: Vec::new()
+            },
             &w.content,
             &mut c
         )
@@ -87,7 +89,8 @@ fn sprint_is_half_movement_rounded_down() {
         Action::Sprint {
             unit: "T".into(),
             to: Pos::new(2, 0),
-        via: Vec::new(), },
+            via: Vec::new(),
+        },
     );
 }
 

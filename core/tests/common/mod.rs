@@ -223,7 +223,8 @@ pub fn mv(unit: &str, x: i32, y: i32) -> Action {
     Action::Move {
         unit: unit.into(),
         to: Pos::new(x, y),
-    via: Vec::new(), }
+        via: Vec::new(),
+    }
 }
 
 /// End activations until it is the Overmind's phase.
