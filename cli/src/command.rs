@@ -60,12 +60,12 @@ impl std::fmt::Display for ParseError {
 pub const COMMANDS: &[(&str, &str, &str)] = &[
     (
         "move",
-        "UNIT X,Y",
-        "Move up to the unit's Movement (a Blip: 5) to square X,Y",
+        "UNIT X,Y [via X,Y ...]",
+        "Move up to the unit's Movement (a Blip: 5) to square X,Y, through the waypoints if given",
     ),
     (
         "sprint",
-        "UNIT X,Y",
+        "UNIT X,Y [via X,Y ...]",
         "Sprint: half the Movement, rounded down (a different action from move)",
     ),
     (
@@ -169,6 +169,26 @@ pub fn parse(line: &str, names: &Names) -> Result<Command, ParseError> {
     let usage_err = || ParseError::new(format!("usage: {name} {usage}"));
     match name {
         "move" | "sprint" => {
+            // `... X,Y via X,Y [X,Y ...]`: waypoints the path passes through, in order.
+            let (args, via) = match args.iter().position(|w| w.eq_ignore_ascii_case("via")) {
+                Some(i) => {
+                    let squares: Vec<Pos> = args[i + 1..]
+                        .join(" ")
+                        .split(|c: char| c.is_whitespace() || c == ';')
+                        .filter(|w| !w.is_empty())
+                        .map(square_of)
+                        .collect::<Result<_, _>>()
+                        .map_err(ParseError::new)?;
+                    if squares.is_empty() {
+                        return Err(ParseError::new(format!(
+                            "usage: {name} {usage} [via X,Y ...]: name at least one waypoint \
+                             after `via`"
+                        )));
+                    }
+                    (&args[..i], squares)
+                }
+                None => (args, Vec::new()),
+            };
             let (unit, square) = match args {
                 [sq] if names.active.is_some() => {
                     (names.active.clone().unwrap_or_default(), (*sq).to_string())
@@ -182,9 +202,9 @@ pub fn parse(line: &str, names: &Names) -> Result<Command, ParseError> {
             };
             let to = square_of(&square).map_err(ParseError::new)?;
             Ok(Command::Act(if name == "move" {
-                Action::Move { unit, to , via: Vec::new() }
+                Action::Move { unit, to, via }
             } else {
-                Action::Sprint { unit, to , via: Vec::new() }
+                Action::Sprint { unit, to, via }
             }))
         }
         "shoot" | "melee" => {
@@ -280,12 +300,20 @@ pub fn square_of(s: &str) -> Result<Pos, String> {
     }
 }
 
+fn via_text(via: &[Pos]) -> String {
+    if via.is_empty() {
+        return String::new();
+    }
+    let squares: Vec<String> = via.iter().map(ToString::to_string).collect();
+    format!(" via {}", squares.join(" "))
+}
+
 /// The text command for an action: what a player would type.
 #[must_use]
 pub fn text_of(a: &Action) -> String {
     match a {
-        Action::Move { unit, to , .. } => format!("move {unit} {to}"),
-        Action::Sprint { unit, to , .. } => format!("sprint {unit} {to}"),
+        Action::Move { unit, to, via } => format!("move {unit} {to}{}", via_text(via)),
+        Action::Sprint { unit, to, via } => format!("sprint {unit} {to}{}", via_text(via)),
         Action::Shoot { unit, target } => format!("shoot {unit} {target}"),
         Action::Melee { unit, target } => format!("melee {unit} {target}"),
         Action::Overwatch { unit } => format!("overwatch {unit}"),
@@ -351,8 +379,9 @@ mod tests {
             parse("move captain 3,4", &n),
             Ok(Command::Act(Action::Move {
                 unit: "captain".into(),
-                to: Pos::new(3, 4)
-            , via: Vec::new() }))
+                to: Pos::new(3, 4),
+                via: Vec::new()
+            }))
         );
         assert_eq!(
             parse("  shoot medic b3.1 ", &n),
@@ -376,6 +405,31 @@ mod tests {
     }
 
     #[test]
+    fn a_move_names_its_waypoints_after_via() {
+        let n = names();
+        assert_eq!(
+            parse("move captain 5,5 via 3,4 4,5", &n),
+            Ok(Command::Act(Action::Move {
+                unit: "captain".into(),
+                to: Pos::new(5, 5),
+                via: vec![Pos::new(3, 4), Pos::new(4, 5)],
+            }))
+        );
+        let a = Action::Sprint {
+            unit: "captain".into(),
+            to: Pos::new(1, 1),
+            via: vec![Pos::new(0, 1)],
+        };
+        assert_eq!(text_of(&a), "sprint captain 1,1 via 0,1");
+        assert_eq!(parse(&text_of(&a), &n), Ok(Command::Act(a)));
+        assert!(parse("move captain 5,5 via", &n)
+            .unwrap_err()
+            .to_string()
+            .contains("waypoint"));
+        assert!(parse("move captain 5,5 via 3;x", &n).is_err());
+    }
+
+    #[test]
     fn the_active_unit_may_be_left_out() {
         let n = Names {
             active: Some("captain".into()),
@@ -385,8 +439,9 @@ mod tests {
             parse("sprint 1,2", &n),
             Ok(Command::Act(Action::Sprint {
                 unit: "captain".into(),
-                to: Pos::new(1, 2)
-            , via: Vec::new() }))
+                to: Pos::new(1, 2),
+                via: Vec::new()
+            }))
         );
         assert_eq!(
             parse("overwatch", &n),
@@ -419,7 +474,8 @@ mod tests {
             Action::Move {
                 unit: "captain".into(),
                 to: Pos::new(1, 2),
-            via: Vec::new(), },
+                via: Vec::new(),
+            },
             Action::Melee {
                 unit: "captain".into(),
                 target: "b3".into(),

@@ -91,10 +91,9 @@ impl Session {
     pub fn ai_step(&mut self, player: &mut dyn Player) -> Vec<Event> {
         let state = &self.game.state;
         let action = match self.game.to_move() {
-            Some(Side::Heroes) => player.next_action(
-                View::Heroes(&HeroesView::of(state)),
-                &self.packs.content,
-            ),
+            Some(Side::Heroes) => {
+                player.next_action(View::Heroes(&HeroesView::of(state)), &self.packs.content)
+            }
             _ => player.next_action(View::Overmind(state), &self.packs.content),
         };
         match self.apply(action) {

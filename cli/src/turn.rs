@@ -103,8 +103,8 @@ pub fn group(actions: &[Action]) -> Vec<LegalGroup> {
     let mut out: Vec<LegalGroup> = Vec::new();
     for a in actions {
         let (word, unit, to, target) = match a {
-            Action::Move { unit, to , .. } => ("move", Some(unit), Some(*to), None),
-            Action::Sprint { unit, to , .. } => ("sprint", Some(unit), Some(*to), None),
+            Action::Move { unit, to, .. } => ("move", Some(unit), Some(*to), None),
+            Action::Sprint { unit, to, .. } => ("sprint", Some(unit), Some(*to), None),
             Action::Shoot { unit, target } => ("shoot", Some(unit), None, Some(target)),
             Action::Melee { unit, target } => ("melee", Some(unit), None, Some(target)),
             Action::Overwatch { unit } => ("overwatch", Some(unit), None, None),
