@@ -142,7 +142,7 @@ pub fn event(e: &Event) -> Option<String> {
             behaviour,
             reason,
         } => {
-            format!("{unit}: the behaviour {behaviour} failed and was undone: {reason}")
+            format!("{unit}: the behaviour {behaviour} failed and ended there: {reason}")
         }
         Event::Attack {
             attacker,

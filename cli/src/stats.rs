@@ -13,7 +13,7 @@ pub struct BehaviourStats {
     pub chosen: u64,
     /// Times it ran to the end.
     pub performed: u64,
-    /// Times it failed and was rolled back.
+    /// Times it failed (it ended where it failed; what it did stands).
     pub failed: u64,
     /// Damage Heroes took while it ran.
     pub damage_dealt: u64,
