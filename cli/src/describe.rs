@@ -205,6 +205,11 @@ pub fn event(e: &Event) -> Option<String> {
         Event::Extracted { unit, at } => format!("{unit} leaves the map at {at}"),
         Event::ObjectiveActivated { unit, at } => format!("{unit} activates the objective at {at}"),
         Event::Log { unit, message } => format!("{unit} (script): {message}"),
+        Event::LogTruncated {
+            unit,
+            behaviour,
+            limit,
+        } => format!("{unit} (script): {behaviour} wrote more log than allowed ({limit}); the rest is dropped"),
         Event::GameOver { winner, reason } => {
             format!("GAME OVER: {} win: {reason}", side_name(*winner))
         }

@@ -63,6 +63,30 @@ pub struct BehaviourCtx<'e, 'a> {
     moved: Vec<(String, u32)>,
     attacks: Vec<AttackKind>,
     feared: Vec<String>,
+    /// Lines and bytes this call has written with `log`.
+    logged: (usize, usize),
+}
+
+/// Most `log` lines one behaviour call may write.
+pub const MAX_LOG_LINES: usize = 100;
+/// Most bytes of `log` messages one behaviour call may write.
+pub const MAX_LOG_BYTES: usize = 16 * 1024;
+/// Most characters of one `log` message.
+pub const MAX_LOG_LINE_CHARS: usize = 500;
+/// Most bytes of a failure reason in `behaviour_failed`.
+pub const MAX_REASON_BYTES: usize = 1024;
+
+/// `text` cut to at most `max` bytes on a character boundary, ending in "…" when cut.
+#[must_use]
+pub fn bounded(text: &str, max: usize) -> String {
+    if text.len() <= max {
+        return text.to_string();
+    }
+    let mut end = max.saturating_sub('…'.len_utf8());
+    while end > 0 && !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}…", &text[..end])
 }
 
 impl Engine<'_> {
@@ -139,6 +163,7 @@ impl Engine<'_> {
                 moved: Vec::new(),
                 attacks: Vec::new(),
                 feared: Vec::new(),
+                logged: (0, 0),
             };
             b.perform(&mut ctx)
         };
@@ -153,7 +178,7 @@ impl Engine<'_> {
                 self.emit(Event::BehaviourFailed {
                     unit: unit.to_string(),
                     behaviour: id,
-                    reason: e.message,
+                    reason: bounded(&e.message, MAX_REASON_BYTES),
                 });
             }
         }
@@ -419,13 +444,29 @@ impl BehaviourCtx<'_, '_> {
         ) == 0
     }
 
-    /// Write a line into the event log.
+    /// Write a line into the event log: at most [`MAX_LOG_LINE_CHARS`] characters a line, and
+    /// [`MAX_LOG_LINES`] lines or [`MAX_LOG_BYTES`] bytes a call; the first line over is
+    /// replaced by one `log_truncated` event and later ones are dropped.
     pub fn log(&mut self, message: &str) {
+        let (lines, bytes) = self.logged;
+        if lines > MAX_LOG_LINES || bytes > MAX_LOG_BYTES {
+            return;
+        }
+        let message: String = message.chars().take(MAX_LOG_LINE_CHARS).collect();
         let unit = self.unit.clone();
-        self.eng.emit(Event::Log {
-            unit,
-            message: message.chars().take(500).collect(),
-        });
+        self.logged = (lines + 1, bytes + message.len());
+        if lines + 1 > MAX_LOG_LINES || bytes + message.len() > MAX_LOG_BYTES {
+            self.logged = (MAX_LOG_LINES + 1, bytes);
+            self.eng.emit(Event::LogTruncated {
+                unit,
+                behaviour: self.behaviour.clone(),
+                limit: format!(
+                    "{MAX_LOG_LINES} lines or {MAX_LOG_BYTES} bytes of log per behaviour call"
+                ),
+            });
+            return;
+        }
+        self.eng.emit(Event::Log { unit, message });
     }
 
     /// A number in `0..n` from the game's RNG (`n >= 1`).

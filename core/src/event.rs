@@ -154,6 +154,12 @@ pub enum Event {
         unit: String,
         message: String,
     },
+    /// A behaviour call wrote as much log as one call may; its later lines are dropped.
+    LogTruncated {
+        unit: String,
+        behaviour: String,
+        limit: String,
+    },
     GameOver {
         winner: Side,
         reason: String,
