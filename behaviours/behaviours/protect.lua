@@ -15,7 +15,9 @@ return behaviour {
     end
     local guarded = game:unit(nearest.unit):models()
     for _, model in ipairs(game:model_order(unit)) do
-      model:move_towards(guarded, model:move_left()) -- stops once adjacent
+      if model.alive then -- a model killed on the way (Overwatch) moves no more
+        model:move_towards(guarded, model:move_left()) -- stops once adjacent
+      end
     end
   end,
 }

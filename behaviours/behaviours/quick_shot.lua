@@ -4,11 +4,14 @@ return behaviour {
   name = "QUICK SHOT",
   text = "May make a Shoot attack with one die fewer.",
   perform = function(unit, game)
-    local hero = game:choose("Shoot which Hero?", unit:shoot_targets())
-    if not hero then
+    local targets = unit:shoot_targets()
+    if #targets == 0 then
       game:log("no Hero to shoot")
       return
     end
+    -- "may make a Shoot attack": the Overmind may decline.
+    if not game:confirm("Make the Quick Shot?") then return end
+    local hero = game:choose("Shoot which Hero?", targets)
     unit:shoot(hero, { penalty = 1 })
   end,
 }

@@ -11,12 +11,16 @@ return behaviour {
       game:log("no visible Hero to rush")
       return
     end
+    -- The move is a "must"; a model killed on the way (Overwatch) simply stops.
     for _, model in ipairs(game:model_order(unit)) do
-      model:move_towards(hero, game.rules.rush_steps)
+      if model.alive then model:move_towards(hero, game.rules.rush_steps) end
     end
+    -- The Melee attack is a "can": the Overmind may decline it.
     if unit:in_melee() then
-      local target = game:choose("Melee which Hero?", unit:melee_targets())
-      if target then unit:melee(target, { penalty = 1 }) end
+      local targets = unit:melee_targets()
+      if #targets > 0 and game:confirm("Make the Melee attack?") then
+        unit:melee(game:choose("Melee which Hero?", targets), { penalty = 1 })
+      end
     end
   end,
 }

@@ -5,19 +5,25 @@ return behaviour {
   text = "May move at once to any Green Square or Building within 5 Squares.",
   max_move = 5,
   perform = function(unit, game)
-    if not game:confirm("Take cover?") then return end
     local steps = game.rules.take_cover_steps
+    -- Model by model: every Green Square or Building square it can reach within `steps`
+    -- (nearest first), or staying; the Overmind picks.
     for _, model in ipairs(game:model_order(unit)) do
-      local cover = {}
-      for _, square in ipairs(model:reachable()) do
-        if game:terrain(square) == "green" or game:in_building(square) then
-          cover[#cover + 1] = square
+      if model.alive then
+        local options = {}
+        for _, square in ipairs(model:reachable()) do
+          if square.steps > 0 and square.steps <= steps
+            and (game:terrain(square) == "green" or game:in_building(square)) then
+            options[#options + 1] = square
+          end
         end
-      end
-      if #cover == 0 then
-        game:log(model.id .. ": no Green Square or Building within " .. steps)
-      else
-        model:move_towards(cover, steps)
+        if #options == 0 then
+          game:log(model.id .. ": no Green Square or Building within " .. steps)
+        else
+          options[#options + 1] = "stay"
+          local choice = game:choose("Where does " .. model.id .. " take cover?", options)
+          if choice ~= "stay" then model:move_to(choice) end
+        end
       end
     end
   end,

@@ -31,6 +31,7 @@ function alien_type(def) end
 ---it.
 ---@class Game
 ---@field rules Rules The game's rule settings.
+---@field storage table What this behaviour keeps between calls: a table of plain values (nil, booleans, numbers, strings and tables of these, with integer or string keys), part of the game state (saved, replayed, copied for look-ahead). Each behaviour id has its own. Change its contents (`game.storage.n = (game.storage.n or 0) + 1`); when the call ends, also by an error, it is checked and kept. Anything else in it (a function, a handle, a table with a metatable or a cycle, NaN, more than 10,000 values or 1 MiB of strings, tables deeper than 32) fails the behaviour, and the storage keeps its earlier contents. Nothing else a script holds outlives the call.
 ---@field round integer The current round, from 1.
 ---@field width integer Columns of the map (x runs 0 to width - 1).
 ---@field height integer Rows of the map (y runs 0 to height - 1).
@@ -144,6 +145,7 @@ function Game:log(message) end
 ---@class Unit
 ---@field id string The unit's id (an Alien Unit takes its Blip's id).
 ---@field side "heroes"|"overmind" Whose unit it is.
+---@field alive boolean Has the unit a model left on the map? Read live: false once all its models were killed. Acting with a unit that has none raises an error saying who killed them.
 ---@field kind string? Its Alien Type id (Hero profile id for a Hero); nil once it has no models.
 local Unit = {}
 
@@ -165,14 +167,15 @@ function Unit:shoot_targets() end
 
 ---The performing unit's Melee attack: every model of it that can fight the target adds its CV. At
 ---most one per behaviour. Raises an error when no model is adjacent with Line of Sight, when the
----target is a Blip or on the Overmind's side, or when the unit already made its Melee attack.
+---target is a Blip, on the Overmind's side or killed, when the unit has no model left, or when it
+---already made its Melee attack.
 ---@param target Model A Hero model.
 ---@param options AttackOptions? `{ penalty = n }`: dice fewer (never fewer than the rules' behaviour penalty).
 function Unit:melee(target, options) end
 
 ---The performing unit's Shoot attack: every model that can shoot the target adds its CV for the
 ---range band. At most one per behaviour. Raises an error when no model has the target in range and
----Line of Sight, or it is adjacent.
+---Line of Sight, or it is adjacent, or when the unit has no model left.
 ---@param target Model A Hero model.
 ---@param options AttackOptions? `{ penalty = n }`: dice fewer (never fewer than the rules' behaviour penalty).
 function Unit:shoot(target, options) end
@@ -184,16 +187,17 @@ function Unit:shoot(target, options) end
 function Unit:fear(hero) end
 
 ---Moves every model of the performing unit towards the target, one by one in the order the
----Overmind picks (`game:model_order`).
+---Overmind picks (`game:model_order`); a model killed meanwhile is skipped. Raises an error when
+---the unit has no model left.
 ---@param target Model|Unit|Blip|Pos|(Model|Blip|Unit)[]|Pos[] As for `Model:move_towards`.
 ---@param steps integer? Most squares each model moves; default all it may still move.
 ---@return integer # Squares moved by all models together.
 function Unit:move_towards(target, steps) end
 
 ---A figure on the map — a Hero or one model of an Alien Unit — as it was when the API returned
----the handle. Fields are a snapshot: after a move, `game:model(model.id)` gives a fresh one.
----Handles compare equal (`==`) when they name the same model. Only models of the performing unit
----can move.
+---the handle. Fields are a snapshot (but `alive`, read live): after a move, `game:model(model.id)`
+---gives a fresh one. Handles compare equal (`==`) when they name the same model. Only models of
+---the performing unit can move, and only while alive.
 ---@class Model
 ---@field id string The model's id, e.g. `"B3.1"` (a Hero's model id is the Hero's id).
 ---@field unit string The id of the unit the model belongs to (`game:unit(model.unit)`).
@@ -202,7 +206,8 @@ function Unit:move_towards(target, steps) end
 ---@field x integer Its column (0 at the left).
 ---@field y integer Its row (0 at the top).
 ---@field pos Pos Its square as a fresh `{ x =, y = }` table.
----@field health integer Its Health.
+---@field health integer Its Health (when the handle was made).
+---@field alive boolean Is the model still on the map? Read live, not from the snapshot: false once it was killed (by Overwatch during its own move, say). Any action with a killed model raises an error saying who killed it.
 local Model = {}
 
 ---Moves this model of the performing unit up to `steps` squares, as close to the target as it can

@@ -140,7 +140,17 @@ pub fn parse(line: &str, names: &Names) -> Result<Command, ParseError> {
         // Programs may send an action as JSON, exactly as core serialises it.
         return serde_json::from_str::<Action>(line)
             .map(Command::Act)
-            .map_err(|e| ParseError::new(format!("not a JSON action: {e}")));
+            .map_err(|e| {
+                // serde_json's columns count bytes, and 0 at the end of the line: say which
+                // character (from 1) it stopped at.
+                let (_, column) =
+                    overmind_core::source::LineIndex::new(line).byte_column(1, e.column());
+                let text = e.to_string();
+                let message = text
+                    .rfind(" at line ")
+                    .map_or(text.as_str(), |i| &text[..i]);
+                ParseError::new(format!("not a JSON action: {message} at column {column}"))
+            });
     }
     if let Ok(n) = line.parse::<usize>() {
         return Ok(Command::Answer(n));

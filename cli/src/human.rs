@@ -14,6 +14,9 @@ use std::time::Duration;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Input {
     Line(String),
+    /// A line that could not be read as a command (not UTF-8): what was wrong. The host says
+    /// so and reads on.
+    Invalid(String),
     /// Nothing came within the wait; the host may reload scripts and ask again.
     Idle,
     /// The input is closed.
@@ -79,7 +82,7 @@ impl Controller for Human {
 /// Lines of standard input, read on a thread so that the host can wait with a timeout (and
 /// reload scripts meanwhile).
 pub struct Lines {
-    rx: std::sync::mpsc::Receiver<String>,
+    rx: std::sync::mpsc::Receiver<Result<String, String>>,
 }
 
 impl Lines {
@@ -88,22 +91,8 @@ impl Lines {
     pub fn stdin() -> Lines {
         let (tx, rx) = std::sync::mpsc::channel();
         std::thread::spawn(move || {
-            let stdin = std::io::stdin();
-            let mut line = String::new();
-            loop {
-                line.clear();
-                match stdin.read_line(&mut line) {
-                    Ok(0) | Err(_) => break,
-                    Ok(_) => {
-                        if tx
-                            .send(line.trim_end_matches(['\n', '\r']).to_string())
-                            .is_err()
-                        {
-                            break;
-                        }
-                    }
-                }
-            }
+            let mut stdin = std::io::stdin().lock();
+            read_lines(&mut stdin, |l| tx.send(l).is_ok());
         });
         Lines { rx }
     }
@@ -111,7 +100,8 @@ impl Lines {
     /// The next line, waiting at most `wait`.
     pub fn next(&self, wait: Duration) -> Input {
         match self.rx.recv_timeout(wait) {
-            Ok(l) => Input::Line(l),
+            Ok(Ok(l)) => Input::Line(l),
+            Ok(Err(m)) => Input::Invalid(m),
             Err(std::sync::mpsc::RecvTimeoutError::Timeout) => Input::Idle,
             Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => Input::Eof,
         }
@@ -120,8 +110,40 @@ impl Lines {
     /// The next line, however long it takes.
     pub fn wait(&self) -> Input {
         match self.rx.recv() {
-            Ok(l) => Input::Line(l),
+            Ok(Ok(l)) => Input::Line(l),
+            Ok(Err(m)) => Input::Invalid(m),
             Err(_) => Input::Eof,
+        }
+    }
+}
+
+/// Each line of `input` to `send` (without its line ending) until the input ends, fails, or
+/// `send` returns false. A line that is not UTF-8 is sent as an error naming the column of its
+/// first bad byte, and reading goes on.
+pub fn read_lines(
+    input: &mut dyn std::io::BufRead,
+    mut send: impl FnMut(Result<String, String>) -> bool,
+) {
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        match input.read_until(b'\n', &mut line) {
+            Ok(0) | Err(_) => break,
+            Ok(_) => {
+                while line.last().is_some_and(|&b| b == b'\n' || b == b'\r') {
+                    line.pop();
+                }
+                let item =
+                    overmind_core::source::utf8_text(std::mem::take(&mut line)).map_err(|e| {
+                        format!(
+                            "this line is not a command: at column {}, {}",
+                            e.column, e.message
+                        )
+                    });
+                if !send(item) {
+                    break;
+                }
+            }
         }
     }
 }

@@ -248,6 +248,10 @@ impl Frontend for Machine {
                         suggestion: None,
                     }),
                 },
+                Input::Invalid(m) => self.host(&Host::Error {
+                    message: &format!("a decision is waiting: {m}"),
+                    suggestion: None,
+                }),
                 Input::Eof | Input::Idle => return 0,
             }
         }

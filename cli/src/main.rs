@@ -5,6 +5,8 @@ mod cmd;
 mod command;
 mod describe;
 mod error;
+#[cfg(test)]
+mod fuzz;
 mod human;
 mod json;
 mod output;

@@ -119,37 +119,65 @@ impl Final {
 }
 
 impl Save {
-    /// Write atomically: a temporary file in the same directory, then a rename over `path`.
+    /// Write atomically, and only ever a regular file: `path` must be missing, a regular file,
+    /// or a symbolic link to one (the file it leads to is replaced); anything else (a directory,
+    /// a FIFO, a device, a socket, a link to one of those or to nothing) is refused. The save
+    /// goes to a temporary file of a unique name in the same directory, is synced, and is
+    /// renamed over the file: killed at any moment, the file holds the old save or the new one,
+    /// complete.
     ///
     /// # Errors
-    /// The file cannot be written; the message names it.
+    /// The file cannot be written, or is not a regular file; the message names it.
     pub fn write(&self, path: &Path) -> Result<(), String> {
         let text =
             serde_json::to_string_pretty(self).map_err(|e| format!("{}: {e}", path.display()))?;
-        let dir = match path.parent() {
+        let refuse = |why: String| format!("cannot save to {}: {why}", path.display());
+        let target = save_target(path).map_err(refuse)?;
+        let Some(name) = target.file_name().map(|n| n.to_string_lossy().into_owned()) else {
+            return Err(refuse("expected a file name".into()));
+        };
+        let dir = match target.parent() {
             Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
             _ => PathBuf::from("."),
         };
         let fail = |e: std::io::Error| format!("cannot save to {}: {e}", path.display());
         let mut tmp = tempfile::Builder::new()
-            .prefix(".overmind-save")
+            .prefix(&format!(".{name}."))
             .suffix(".tmp")
             .tempfile_in(&dir)
             .map_err(fail)?;
         tmp.write_all(text.as_bytes()).map_err(fail)?;
         tmp.write_all(b"\n").map_err(fail)?;
+        // A save over an older one keeps its permissions.
+        if let Ok(m) = std::fs::metadata(&target) {
+            let _ = tmp.as_file().set_permissions(m.permissions());
+        }
         tmp.as_file().sync_all().map_err(fail)?;
-        tmp.persist(path).map_err(|e| fail(e.error))?;
+        // Looked at again just before the rename, in case something else was put there.
+        if save_target(path).map_err(refuse)? != target {
+            return Err(refuse("it changed while the game was being saved".into()));
+        }
+        tmp.persist(&target).map_err(|e| fail(e.error))?;
+        // The rename itself is durable once the directory is synced (where that is possible).
+        if let Ok(d) = std::fs::File::open(&dir) {
+            let _ = d.sync_all();
+        }
         Ok(())
     }
 
     /// Read and check a save.
     ///
     /// # Errors
-    /// `path:line:column: message` for a file that is not a save this build reads.
+    /// `path:line:column: message` for a file that is not a save this build reads (a file
+    /// that is not UTF-8 at its first bad byte).
     pub fn read(path: &Path) -> Result<Save, CliError> {
-        let text = std::fs::read_to_string(path).map_err(|e| {
-            CliError::Problems(vec![format!("{}: cannot read: {e}", path.display())])
+        let text = overmind_core::source::read_text(path).map_err(|e| {
+            let at = if e.line == 0 {
+                String::new()
+            } else {
+                format!(":{}:{}", e.line, e.column)
+            };
+            CliError::Problems(vec![format!("{}{at}: {}", path.display(), e.message)])
         })?;
         Save::parse(path, &text)
     }
@@ -159,12 +187,18 @@ impl Save {
     /// # Errors
     /// `path:line:column: message`.
     pub fn parse(path: &Path, text: &str) -> Result<Save, CliError> {
+        let lines = overmind_core::source::LineIndex::new(text);
         let at = |line: usize, column: usize, msg: String| {
             CliError::Problems(vec![format!("{}:{line}:{column}: {msg}", path.display())])
         };
+        // serde_json counts bytes from 0 at the start of a line (0 at the end of the text):
+        // columns here count characters from 1.
+        let json_at = |e: serde_json::Error| {
+            let (line, column) = lines.byte_column(e.line(), e.column());
+            at(line, column, message(&e))
+        };
         // The version first, so a newer format is named as such rather than as a bad field.
-        let value: serde_json::Value =
-            serde_json::from_str(text).map_err(|e| at(e.line(), e.column(), message(&e)))?;
+        let value: serde_json::Value = serde_json::from_str(text).map_err(json_at)?;
         let (vl, vc) = position_of(text, "\"version\"");
         match value.get("version").and_then(serde_json::Value::as_u64) {
             Some(v) if v == u64::from(VERSION) => {}
@@ -185,7 +219,56 @@ impl Save {
                 ))
             }
         }
-        serde_json::from_str(text).map_err(|e| at(e.line(), e.column(), message(&e)))
+        serde_json::from_str(text).map_err(json_at)
+    }
+}
+
+/// The file a save to `path` replaces: `path` itself when it is missing or a regular file, the
+/// regular file a symbolic link leads to; anything else is refused, saying what it is.
+fn save_target(path: &Path) -> Result<PathBuf, String> {
+    match std::fs::symlink_metadata(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(path.to_path_buf()),
+        Err(e) => Err(e.to_string()),
+        Ok(m) if m.file_type().is_file() => Ok(path.to_path_buf()),
+        Ok(m) if m.file_type().is_symlink() => match std::fs::metadata(path) {
+            Ok(t) if t.is_file() => std::fs::canonicalize(path).map_err(|e| e.to_string()),
+            Ok(t) => Err(format!(
+                "it is a symbolic link to {}, not to a regular file",
+                what(&t.file_type())
+            )),
+            Err(e) => Err(format!("it is a symbolic link that leads nowhere ({e})")),
+        },
+        Ok(m) => Err(format!(
+            "it is {}: a save only replaces a regular file",
+            what(&m.file_type())
+        )),
+    }
+}
+
+/// "a directory", "a FIFO", … for messages.
+fn what(t: &std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt as _;
+        if t.is_fifo() {
+            return "a FIFO (named pipe)";
+        }
+        if t.is_char_device() {
+            return "a character device";
+        }
+        if t.is_block_device() {
+            return "a block device";
+        }
+        if t.is_socket() {
+            return "a socket";
+        }
+    }
+    if t.is_dir() {
+        "a directory"
+    } else if t.is_symlink() {
+        "a symbolic link"
+    } else {
+        "not a regular file"
     }
 }
 
@@ -198,15 +281,12 @@ fn message(e: &serde_json::Error) -> String {
     }
 }
 
-/// 1-based line and column of the first `needle`, or 1:1.
+/// 1-based line and column (characters) of the first `needle`, or 1:1.
 fn position_of(text: &str, needle: &str) -> (usize, usize) {
-    let Some(i) = text.find(needle) else {
-        return (1, 1);
-    };
-    let before = &text[..i];
-    let line = before.matches('\n').count() + 1;
-    let column = before.rfind('\n').map_or(i, |nl| i - nl - 1) + 1;
-    (line, column)
+    match text.find(needle) {
+        Some(i) => overmind_core::source::line_col(text, i),
+        None => (1, 1),
+    }
 }
 
 #[cfg(test)]

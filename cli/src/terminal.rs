@@ -273,6 +273,7 @@ impl Frontend for Terminal {
                     Ok(i) => return i,
                     Err(m) => self.error(&m, None),
                 },
+                Input::Invalid(m) => self.error(&m, None),
                 Input::Eof | Input::Idle => return 0,
             }
         }

@@ -3,10 +3,48 @@
 
 use crate::mission::{ErrorKind, Mission, MissionError, MissionErrors, Placement};
 use crate::profile::find_key;
-use crate::rules::Rules;
-use crate::setup::{BlipSetup, HeroSetup, PoolEntry, Setup};
+use crate::rules::{Rules, MAX_ROUNDS};
+use crate::setup::{decoys_problem, BlipSetup, HeroSetup, PoolEntry, Setup};
+use crate::source::LineIndex;
 use crate::state::{Contents, Objective};
 use serde::Deserialize;
+use std::ops::Range;
+use toml::de::{DeTable, DeValue, ValueDeserializer};
+use toml::Spanned;
+
+/// The mission file's top-level keys with their spans, to point errors at what is written.
+struct Doc<'t> {
+    root: DeTable<'t>,
+    lines: LineIndex<'t>,
+    /// False when `text` was not the mission's own (the root then comes from its parsed keys,
+    /// and positions fall back to the first line naming the key).
+    exact: bool,
+}
+
+impl<'t> Doc<'t> {
+    fn value(&self, name: &str) -> Option<&Spanned<DeValue<'t>>> {
+        self.root
+            .iter()
+            .find(|(k, _)| k.get_ref().as_ref() == name)
+            .map(|(_, v)| v)
+    }
+
+    fn key_span(&self, name: &str) -> Option<Range<usize>> {
+        self.root
+            .iter()
+            .find(|(k, _)| k.get_ref().as_ref() == name)
+            .map(|(k, _)| k.span())
+    }
+
+    /// The position of `span`, in a value of the top-level key `name`.
+    fn pos(&self, name: &str, span: &Range<usize>, original: &str) -> (usize, usize) {
+        if self.exact {
+            self.lines.line_col(span.start)
+        } else {
+            find_key(original, name)
+        }
+    }
+}
 
 fn err(m: &Mission, line: usize, column: usize, message: String) -> MissionError {
     MissionError {
@@ -36,22 +74,41 @@ fn int_field(p: &Placement, key: &str) -> Result<Option<u32>, String> {
     }
 }
 
-/// Deserialize one top-level key of the mission's extra table.
+/// Deserialize one top-level key of the mission, with errors where the value is wrong.
 fn key<T: for<'de> Deserialize<'de>>(
     m: &Mission,
+    doc: &Doc<'_>,
     text: &str,
     name: &str,
     errors: &mut Vec<MissionError>,
 ) -> Option<T> {
-    let v = m.extra.get(name)?;
-    match v.clone().try_into::<T>() {
+    let v = doc.value(name)?;
+    match T::deserialize(ValueDeserializer::from(v.clone())) {
         Ok(t) => Some(t),
         Err(e) => {
-            let (l, c) = find_key(text, name);
-            errors.push(err(m, l, c, format!("{name}: {}", e.message().trim())));
+            let span = e.span().unwrap_or_else(|| v.span());
+            let (l, c) = doc.pos(name, &span, text);
+            let message = e.message().trim().lines().collect::<Vec<_>>().join("; ");
+            errors.push(err(m, l, c, format!("{name}: {message}")));
             None
         }
     }
+}
+
+/// The span of field `field` of entry `i` of the array `name` (the entry's when it has none).
+fn entry_span(doc: &Doc<'_>, name: &str, i: usize, field: &str) -> Option<Range<usize>> {
+    let DeValue::Array(items) = doc.value(name)?.get_ref() else {
+        return None;
+    };
+    let item = items.get(i)?;
+    let DeValue::Table(t) = item.get_ref() else {
+        return Some(item.span());
+    };
+    Some(
+        t.iter()
+            .find(|(k, _)| k.get_ref().as_ref() == field)
+            .map_or_else(|| item.span(), |(_, v)| v.span()),
+    )
 }
 
 impl Mission {
@@ -106,46 +163,63 @@ impl Mission {
                 contents,
             });
         }
-        let pool: Vec<PoolEntry> = key(self, text, "pool", &mut errors).unwrap_or_default();
-        let decoys: Option<u32> = key(self, text, "decoys", &mut errors);
-        let objective: Objective =
-            key(self, text, "objective", &mut errors).unwrap_or(Objective::Eliminate);
-        let max_rounds: Option<u32> = key(self, text, "max_rounds", &mut errors);
-        if max_rounds == Some(0) {
-            let (l, c) = find_key(text, "max_rounds");
-            errors.push(err(self, l, c, "max_rounds: expected at least 1".into()));
-        }
-        // Mission rule overrides sit on top of the pack's rules.
-        let mut merged = rules.clone();
-        if let Some(over) = self.extra.get("rules") {
-            let base = toml::Value::try_from(rules).ok();
-            match (base, over) {
-                (Some(toml::Value::Table(mut base)), toml::Value::Table(over)) => {
-                    for (k, v) in over {
-                        base.insert(k.clone(), v.clone());
-                    }
-                    match toml::Value::Table(base).try_into::<Rules>() {
-                        Ok(r) => merged = r,
-                        Err(e) => {
-                            let (l, c) = find_key(text, "rules");
-                            errors.push(err(self, l, c, format!("rules: {}", e.message().trim())));
-                        }
-                    }
-                }
-                _ => {
-                    let (l, c) = find_key(text, "rules");
-                    errors.push(err(
-                        self,
-                        l,
-                        c,
-                        "rules: expected a table of rule settings".into(),
-                    ));
-                }
+        // The file's own keys with their spans; were `text` not the file this mission was
+        // parsed from, its kept keys written out again (positions then fall back to the key).
+        let written;
+        let (root, exact, doc_text) = match DeTable::parse(text) {
+            Ok(root) => (root.into_inner(), true, text),
+            Err(_) => {
+                written = toml::to_string(&self.extra).unwrap_or_default();
+                let root = DeTable::parse(&written)
+                    .map(Spanned::into_inner)
+                    .unwrap_or_default();
+                (root, false, written.as_str())
+            }
+        };
+        let doc = Doc {
+            root,
+            lines: LineIndex::new(doc_text),
+            exact,
+        };
+        let pool: Vec<PoolEntry> = key(self, &doc, text, "pool", &mut errors).unwrap_or_default();
+        for (i, p) in pool.iter().enumerate() {
+            for (field, message) in p.problems() {
+                let span = entry_span(&doc, "pool", i, field).unwrap_or(0..0);
+                let (l, c) = doc.pos("pool", &span, text);
+                errors.push(err(self, l, c, format!("pool: {message}")));
             }
         }
-        for p in merged.validate() {
-            let (l, c) = find_key(text, "rules");
-            errors.push(err(self, l, c, format!("rules: {p}")));
+        let decoys: Option<u32> = key(self, &doc, text, "decoys", &mut errors);
+        if let Some(message) = decoys.and_then(decoys_problem) {
+            let span = doc.value("decoys").map_or(0..0, Spanned::span);
+            let (l, c) = doc.pos("decoys", &span, text);
+            errors.push(err(self, l, c, message));
+        }
+        let objective: Objective =
+            key(self, &doc, text, "objective", &mut errors).unwrap_or(Objective::Eliminate);
+        let max_rounds: Option<u32> = key(self, &doc, text, "max_rounds", &mut errors);
+        if let Some(n) = max_rounds.filter(|n| !(1..=MAX_ROUNDS).contains(n)) {
+            let span = doc.value("max_rounds").map_or(0..0, Spanned::span);
+            let (l, c) = doc.pos("max_rounds", &span, text);
+            errors.push(err(
+                self,
+                l,
+                c,
+                format!("max_rounds: expected 1 to {MAX_ROUNDS}, found {n}"),
+            ));
+        }
+        // Mission rule overrides sit on top of the pack's rules, checked like `rules.toml`.
+        let mut merged = rules.clone();
+        if let Some(over) = doc.value("rules") {
+            match rules.overlay(over) {
+                Ok(r) => merged = r,
+                Err(es) => {
+                    for e in es {
+                        let (l, c) = doc.pos("rules", &e.span, text);
+                        errors.push(err(self, l, c, format!("rules: {}", e.message)));
+                    }
+                }
+            }
         }
         let known = [
             "pool",
@@ -157,7 +231,10 @@ impl Mission {
         ];
         for k in self.extra.keys() {
             if !known.contains(&k.as_str()) {
-                let (l, c) = find_key(text, k);
+                let (l, c) = match doc.key_span(k) {
+                    Some(span) => doc.pos(k, &span, text),
+                    None => find_key(text, k),
+                };
                 errors.push(err(
                     self,
                     l,
@@ -170,6 +247,11 @@ impl Mission {
             }
         }
         if !errors.is_empty() {
+            errors.sort_by_key(|e| (e.line, e.column));
+            crate::source::cap_problems(&mut errors, |first, n| MissionError {
+                message: crate::source::more_problems(n),
+                ..first.clone()
+            });
             return Err(MissionErrors(errors));
         }
         Ok(Setup {

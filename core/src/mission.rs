@@ -17,7 +17,9 @@
 //! - **Positions are exact** for basic (`"""`) and literal (`'''`) strings, escapes included
 //!   (see [`crate::source::string_chars`]); columns count characters.
 //! - **Every problem is reported**, not just the first: all map characters, all placements.
-//!   Only a TOML syntax error stops the parse, since nothing after it can be trusted.
+//!   Only a TOML syntax error stops the parse, since nothing after it can be trusted. Past
+//!   [`crate::source::MAX_PROBLEMS`] (50) one last error says how many more there are.
+//! - **A map is at most [`MAX_MAP_SIDE`] squares across and down.**
 //!
 //! [`Mission::parse`] is pure; [`Mission::load`] only adds reading the file.
 
@@ -173,21 +175,16 @@ impl Mission {
                 message,
             }])
         };
-        let bytes = std::fs::read(path).map_err(|e| io_error(format!("cannot read: {e}")))?;
-        match String::from_utf8(bytes) {
+        match crate::source::read_text(path) {
             Ok(text) => Mission::parse(path, &text),
-            Err(e) => {
-                let valid = e.utf8_error().valid_up_to();
-                let prefix = String::from_utf8_lossy(&e.as_bytes()[..valid]);
-                let (line, column) = crate::source::line_col(&prefix, valid);
-                Err(MissionErrors(vec![MissionError {
-                    path: path.to_path_buf(),
-                    line,
-                    column,
-                    kind: ErrorKind::Syntax,
-                    message: "found bytes that are not UTF-8: expected UTF-8 text".into(),
-                }]))
-            }
+            Err(e) if e.line == 0 => Err(io_error(e.message)),
+            Err(e) => Err(MissionErrors(vec![MissionError {
+                path: path.to_path_buf(),
+                line: e.line,
+                column: e.column,
+                kind: ErrorKind::Syntax,
+                message: e.message,
+            }])),
         }
     }
 
@@ -238,7 +235,17 @@ struct Parser<'t> {
     text: &'t str,
     lines: LineIndex<'t>,
     errors: Vec<MissionError>,
+    /// Problems found once `errors` held [`KEEP_ERRORS`]: only counted.
+    uncounted: usize,
 }
+
+/// Most problems a parse keeps (sorted, the first [`crate::source::MAX_PROBLEMS`] are
+/// reported); past it they are only counted, so a file full of mistakes parses in linear time
+/// and bounded memory.
+const KEEP_ERRORS: usize = 1000;
+
+/// The most squares a map may have across or down.
+pub const MAX_MAP_SIDE: usize = 100;
 
 impl<'t> Parser<'t> {
     fn new(path: &'t Path, text: &'t str) -> Parser<'t> {
@@ -247,10 +254,15 @@ impl<'t> Parser<'t> {
             text,
             lines: LineIndex::new(text),
             errors: Vec::new(),
+            uncounted: 0,
         }
     }
 
     fn error(&mut self, kind: ErrorKind, offset: usize, message: impl Into<String>) {
+        if self.errors.len() >= KEEP_ERRORS {
+            self.uncounted += 1;
+            return;
+        }
         let (line, column) = self.lines.line_col(offset);
         self.error_at(kind, line, column, message);
     }
@@ -262,6 +274,10 @@ impl<'t> Parser<'t> {
         column: usize,
         message: impl Into<String>,
     ) {
+        if self.errors.len() >= KEEP_ERRORS {
+            self.uncounted += 1;
+            return;
+        }
         self.errors.push(MissionError {
             path: self.path.to_path_buf(),
             line,
@@ -287,6 +303,15 @@ impl<'t> Parser<'t> {
             Some(v) if self.errors.is_empty() => Ok(v),
             _ => {
                 self.errors.sort_by_key(|e| (e.line, e.column));
+                crate::source::cap_problems_at(
+                    &mut self.errors,
+                    crate::source::MAX_PROBLEMS,
+                    self.uncounted,
+                    |first, n| MissionError {
+                        message: crate::source::more_problems(n),
+                        ..first.clone()
+                    },
+                );
                 Err(MissionErrors(self.errors))
             }
         }
@@ -451,6 +476,20 @@ impl<'t> Parser<'t> {
             );
         }
         let (w, h) = ((full - 1) / 2, (n.saturating_sub(1)) / 2);
+        if w > MAX_MAP_SIDE || h > MAX_MAP_SIDE {
+            let at = first.first().map_or(span.start, |&(_, o)| o);
+            self.error(
+                ErrorKind::Map,
+                at,
+                format!(
+                    "the map is {w}×{h} squares: expected at most {MAX_MAP_SIDE} squares across \
+                     and {MAX_MAP_SIDE} down ({} characters wide, {} lines)",
+                    2 * MAX_MAP_SIDE + 1,
+                    2 * MAX_MAP_SIDE + 1
+                ),
+            );
+            return None;
+        }
         let (Ok(wi), Ok(hi)) = (i32::try_from(w), i32::try_from(h)) else {
             self.error(ErrorKind::Map, span.start, "the map is too large");
             return None;

@@ -8,16 +8,24 @@ use crate::map::Terrain;
 use crate::movement::Goal;
 use std::rc::Rc;
 
-/// QUICK SHOT: may make a Shoot attack with one die fewer.
+/// QUICK SHOT: may make a Shoot attack with one die fewer (the Overmind may decline).
 pub struct QuickShot;
 /// PROTECT: moves at once towards the nearest other Alien Unit, stopping once Adjacent.
 pub struct Protect;
-/// RUSH: must move 5 squares towards the closest visible Hero; then may Melee at −1.
+/// RUSH: must move 5 squares towards the closest visible Hero; then may (the Overmind's
+/// choice) Melee at −1.
 pub struct Rush;
-/// TAKE COVER: may move at once to a Green Square or Building within 5 squares.
+/// TAKE COVER: may move at once to a Green Square or Building within 5 squares: the Overmind
+/// picks one of those a model can reach, or stays.
 pub struct TakeCover;
 /// TERRIFYING PRESENCE: a Fear Attack against every Hero that has the unit in LOS.
 pub struct TerrifyingPresence;
+
+/// Is the model still on the map? A model killed while its unit performs (Overwatch, a Free
+/// Attack) does nothing more; the behaviour goes on with the others.
+fn alive(ctx: &BehaviourCtx<'_, '_>, model: &str) -> bool {
+    ctx.state().find_model(model).is_some()
+}
 
 fn pick(ctx: &mut BehaviourCtx<'_, '_>, prompt: &str, options: &[ModelInfo]) -> Option<ModelInfo> {
     if options.is_empty() {
@@ -36,8 +44,15 @@ impl Behaviour for QuickShot {
     }
     fn perform(&self, ctx: &mut BehaviourCtx<'_, '_>) -> Result<(), BehaviourError> {
         let targets = ctx.shoot_targets();
-        let Some(t) = pick(ctx, "Shoot which Hero?", &targets) else {
+        if targets.is_empty() {
             ctx.log("no Hero to shoot");
+            return Ok(());
+        }
+        // "may make a Shoot attack": the Overmind may decline.
+        if !ctx.confirm("Make the Quick Shot?") {
+            return Ok(());
+        }
+        let Some(t) = pick(ctx, "Shoot which Hero?", &targets) else {
             return Ok(());
         };
         ctx.shoot(&t.id, 1)
@@ -61,6 +76,9 @@ impl Behaviour for Protect {
         };
         let targets: Vec<_> = ctx.models_of(&nearest.unit).iter().map(|m| m.pos).collect();
         for m in ctx.model_order(&me) {
+            if !alive(ctx, &m) {
+                continue;
+            }
             let steps = ctx.move_left(&m);
             ctx.move_towards(&m, Goal::AdjacentTo(targets.clone()), steps)?;
         }
@@ -83,13 +101,20 @@ impl Behaviour for Rush {
             return Ok(());
         };
         let steps = ctx.rules().rush_steps;
+        // The move is a "must"; a model killed on the way (Overwatch) simply stops.
         for m in ctx.model_order(&me) {
+            if !alive(ctx, &m) {
+                continue;
+            }
             ctx.move_towards(&m, Goal::AdjacentTo(vec![hero.pos]), steps)?;
         }
+        // The Melee attack is a "can": the Overmind may decline it.
         if ctx.in_melee() {
             let targets = ctx.melee_targets();
-            if let Some(t) = pick(ctx, "Melee which Hero?", &targets) {
-                ctx.melee(&t.id, 1)?;
+            if !targets.is_empty() && ctx.confirm("Make the Melee attack?") {
+                if let Some(t) = pick(ctx, "Melee which Hero?", &targets) {
+                    ctx.melee(&t.id, 1)?;
+                }
             }
         }
         Ok(())
@@ -105,14 +130,17 @@ impl Behaviour for TakeCover {
     }
     fn perform(&self, ctx: &mut BehaviourCtx<'_, '_>) -> Result<(), BehaviourError> {
         let me = ctx.unit().to_string();
-        if !ctx.confirm("Take cover?") {
-            return Ok(());
-        }
         let steps = ctx.rules().take_cover_steps;
+        // Model by model: every Green Square or Building square it can reach within `steps`
+        // (nearest first), or staying; the Overmind picks.
         for m in ctx.model_order(&me) {
+            if !alive(ctx, &m) {
+                continue;
+            }
             let cover: Vec<_> = ctx
                 .reachable(&m)?
                 .into_iter()
+                .filter(|&(_, n)| n > 0 && n <= steps)
                 .map(|(p, _)| p)
                 .filter(|&p| ctx.terrain(p) == Terrain::Green || ctx.in_building(p))
                 .collect();
@@ -120,7 +148,12 @@ impl Behaviour for TakeCover {
                 ctx.log(&format!("{m}: no Green Square or Building within {steps}"));
                 continue;
             }
-            ctx.move_towards(&m, Goal::Squares(cover), steps)?;
+            let mut options: Vec<Choice> = cover.iter().map(|&p| Choice::Square(p)).collect();
+            options.push(Choice::Id("stay".into()));
+            let i = ctx.choose(&format!("Where does {m} take cover?"), options);
+            if let Some(&to) = cover.get(i) {
+                ctx.move_to(&m, to)?;
+            }
         }
         Ok(())
     }

@@ -93,17 +93,37 @@ impl HeroProfile {
             .map_or((1, 1), |s| (s.melee, s.defence))
     }
 
-    /// Problems with the numbers, each naming the field.
+    /// Problems with the numbers, each naming the field. The ranges are an Alien Type's
+    /// (`scripting`'s `alien_type` shape): Health 1 to 100, Movement 1 to 20, Combat Values 0
+    /// to 20, Shoot ranges 0 to 50, at most 100 dial steps.
     pub fn validate(&self) -> Vec<String> {
         let mut p = Vec::new();
-        if self.health == 0 {
-            p.push("health: expected at least 1".into());
+        let mut range = |key: &str, v: u32, lo: u32, hi: u32| {
+            if !(lo..=hi).contains(&v) {
+                p.push(format!("{key}: expected {lo} to {hi}, found {v}"));
+            }
+        };
+        range("health", self.health, 1, 100);
+        range("movement", self.movement, 1, 20);
+        for s in &self.dial {
+            range("dial", s.from, 1, 100);
+            range("dial", s.melee, 0, 20);
+            range("dial", s.defence, 0, 20);
         }
-        if self.movement == 0 {
-            p.push("movement: expected at least 1".into());
+        if let Some(s) = &self.shoot {
+            range("shoot", s.short.range, 0, 50);
+            range("shoot", s.long.range, 0, 50);
+            range("shoot", s.short.cv, 0, 20);
+            range("shoot", s.long.cv, 0, 20);
         }
         if self.dial.is_empty() {
             p.push("dial: expected at least one step".into());
+        }
+        if self.dial.len() > 100 {
+            p.push(format!(
+                "dial: expected at most 100 steps, found {}",
+                self.dial.len()
+            ));
         }
         if let Some(s) = &self.shoot {
             if s.short.range > s.long.range {

@@ -3,6 +3,62 @@
 use crate::dice::DieFaces;
 use crate::los::LosRule;
 use serde::{Deserialize, Serialize};
+use std::ops::Range;
+use toml::de::{DeTable, DeValue, ValueDeserializer};
+use toml::Spanned;
+
+/// Most Decoy Tokens a mission may hold (`decoys`, in `rules.toml` or a mission).
+pub const MAX_DECOYS: u32 = 100;
+/// Most rounds a game may last (`max_rounds`).
+pub const MAX_ROUNDS: u32 = 1000;
+/// Most nested behaviour performances (`max_behaviour_depth`).
+pub const MAX_BEHAVIOUR_DEPTH: u32 = 16;
+/// Fewest Lua instructions per call (`lua_instructions`): enough to load a script.
+pub const MIN_LUA_INSTRUCTIONS: u64 = 1000;
+/// Most Lua instructions per call (`lua_instructions`): a call that spends them all ends
+/// within about a second (about 0.3 s of plain Lua, 0.9 s allocating tables, release build;
+/// the default 1,000,000 costs 5 to 17 ms).
+pub const MAX_LUA_INSTRUCTIONS: u64 = 50_000_000;
+/// Most memory the Lua state may use, in MiB (`lua_memory_mib`).
+pub const MAX_LUA_MEMORY_MIB: u64 = 1024;
+/// Most nested Lua calls (`lua_call_depth`).
+pub const MAX_LUA_CALL_DEPTH: u32 = 1000;
+/// Most squares a distance setting may name (`rush_steps`, `take_cover_steps`,
+/// `blip_deploy_radius`): no map is wider.
+pub const MAX_STEPS: u32 = 100;
+/// Largest dice penalty or Defence change a setting may name.
+pub const MAX_MODIFIER: u32 = 20;
+
+/// The settings `rules.toml` may hold, in `Rules` order.
+pub const KEYS: [&str; 19] = [
+    "los",
+    "overmind_reveal_trigger",
+    "die",
+    "max_dice",
+    "blip_movement",
+    "decoys",
+    "behaviour_penalty",
+    "weak_overwatch_penalty",
+    "building_penalty",
+    "red_defence",
+    "green_defence",
+    "rush_steps",
+    "take_cover_steps",
+    "blip_deploy_radius",
+    "max_behaviour_depth",
+    "max_rounds",
+    "lua_instructions",
+    "lua_memory_mib",
+    "lua_call_depth",
+];
+
+/// One problem with a table of rule settings: a byte span of the file the table was read
+/// from (the key or value concerned) and what is wrong, starting with the key.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SettingError {
+    pub span: Range<usize>,
+    pub message: String,
+}
 
 /// Which Overmind-caused reveals trigger an Alien Behaviour (docs/RULES.md §7.8).
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -94,35 +150,227 @@ impl Rules {
         (movement / 2).max(1)
     }
 
-    /// Check the numbers make sense; each problem is a message naming the key.
-    pub fn validate(&self) -> Vec<String> {
+    /// Every number with the range it must lie in: `(key, value, lowest, highest)`; a face of
+    /// the die is `die.hit` and so on.
+    #[must_use]
+    pub fn ranges(&self) -> Vec<(&'static str, i128, i128, i128)> {
+        let d = &self.die;
+        let (m, s) = (i128::from(MAX_MODIFIER), i128::from(MAX_STEPS));
+        vec![
+            ("die.blank", d.blank.into(), 0, 12),
+            ("die.hit", d.hit.into(), 0, 12),
+            ("die.double_hit", d.double_hit.into(), 0, 12),
+            ("die.critical", d.critical.into(), 0, 12),
+            ("die.shield", d.shield.into(), 0, 12),
+            ("die.double_shield", d.double_shield.into(), 0, 12),
+            ("max_dice", self.max_dice.into(), 1, 20),
+            ("blip_movement", self.blip_movement.into(), 1, 20),
+            ("decoys", self.decoys.into(), 0, MAX_DECOYS.into()),
+            ("behaviour_penalty", self.behaviour_penalty.into(), 0, m),
+            (
+                "weak_overwatch_penalty",
+                self.weak_overwatch_penalty.into(),
+                0,
+                m,
+            ),
+            ("building_penalty", self.building_penalty.into(), 0, m),
+            ("red_defence", self.red_defence.into(), -m, m),
+            ("green_defence", self.green_defence.into(), -m, m),
+            ("rush_steps", self.rush_steps.into(), 0, s),
+            ("take_cover_steps", self.take_cover_steps.into(), 0, s),
+            ("blip_deploy_radius", self.blip_deploy_radius.into(), 0, s),
+            (
+                "max_behaviour_depth",
+                self.max_behaviour_depth.into(),
+                1,
+                MAX_BEHAVIOUR_DEPTH.into(),
+            ),
+            ("max_rounds", self.max_rounds.into(), 1, MAX_ROUNDS.into()),
+            (
+                "lua_instructions",
+                self.lua_instructions.into(),
+                MIN_LUA_INSTRUCTIONS.into(),
+                MAX_LUA_INSTRUCTIONS.into(),
+            ),
+            (
+                "lua_memory_mib",
+                self.lua_memory_mib.into(),
+                1,
+                MAX_LUA_MEMORY_MIB.into(),
+            ),
+            (
+                "lua_call_depth",
+                self.lua_call_depth.into(),
+                1,
+                MAX_LUA_CALL_DEPTH.into(),
+            ),
+        ]
+    }
+
+    /// Check the numbers make sense: each problem as `(key, message)`, the message starting
+    /// with the key (`die.hit` for a face of the die, `die` for their sum).
+    #[must_use]
+    pub fn problems(&self) -> Vec<(&'static str, String)> {
         let mut problems = Vec::new();
-        if self.die.total() != 12 {
-            problems.push(format!(
-                "die: the faces must add up to 12, found {}",
-                self.die.total()
-            ));
+        let mut faces_ok = true;
+        for (key, value, lo, hi) in self.ranges() {
+            if !(lo..=hi).contains(&value) {
+                faces_ok &= !key.starts_with("die.");
+                problems.push((key, format!("{key}: expected {lo} to {hi}, found {value}")));
+            }
         }
-        if self.max_dice == 0 || self.max_dice > 20 {
-            problems.push(format!(
-                "max_dice: expected 1 to 20, found {}",
-                self.max_dice
-            ));
-        }
-        if self.blip_movement == 0 || self.blip_movement > 20 {
-            problems.push(format!(
-                "blip_movement: expected 1 to 20, found {}",
-                self.blip_movement
-            ));
-        }
-        if self.lua_instructions < 1000 {
-            problems.push("lua_instructions: expected at least 1000".into());
-        }
-        if self.lua_memory_mib == 0 || self.lua_memory_mib > 4096 {
-            problems.push("lua_memory_mib: expected 1 to 4096".into());
+        // Only once every face is in range can their sum not overflow.
+        if faces_ok && self.die.total() != 12 {
+            problems.insert(
+                0,
+                (
+                    "die",
+                    format!(
+                        "die: the faces must add up to 12, found {}",
+                        self.die.total()
+                    ),
+                ),
+            );
         }
         problems
     }
+
+    /// Check the numbers make sense; each problem is a message naming the key.
+    #[must_use]
+    pub fn validate(&self) -> Vec<String> {
+        self.problems().into_iter().map(|(_, m)| m).collect()
+    }
+
+    /// These rules with a TOML table of settings on top, key by key (a `rules.toml`, a
+    /// mission's `[rules]`, a scenario's `rules = {...}`): every key known, every value of its
+    /// type and in its range ([`Rules::ranges`]). `value` comes from parsing a file with
+    /// `toml::de`, so spans point into that file.
+    ///
+    /// # Errors
+    /// Every problem, each at the key or value concerned.
+    pub fn overlay(&self, value: &Spanned<DeValue<'_>>) -> Result<Rules, Vec<SettingError>> {
+        let DeValue::Table(table) = value.get_ref() else {
+            return Err(vec![SettingError {
+                span: value.span(),
+                message: format!(
+                    "expected a table of rule settings, found {}",
+                    value.get_ref().type_str()
+                ),
+            }]);
+        };
+        let mut merged = match toml::Value::try_from(self) {
+            Ok(toml::Value::Table(t)) => t,
+            _ => toml::Table::new(),
+        };
+        let mut errors = Vec::new();
+        for (key, v) in table.iter() {
+            let k: &str = key.get_ref().as_ref();
+            if !KEYS.contains(&k) {
+                errors.push(SettingError {
+                    span: key.span(),
+                    message: format!(
+                        "unknown setting `{}`: expected one of {}",
+                        k.escape_debug(),
+                        KEYS.join(", ")
+                    ),
+                });
+                continue;
+            }
+            // The key alone, so its type errors point into its value.
+            let mut one = DeTable::new();
+            one.insert(key.clone(), v.clone());
+            let probe = Spanned::new(value.span(), DeValue::Table(one));
+            if let Err(e) = Rules::deserialize(ValueDeserializer::from(probe)) {
+                errors.push(SettingError {
+                    span: e.span().unwrap_or_else(|| v.span()),
+                    message: format!("{k}: {}", one_line(e.message())),
+                });
+                continue;
+            }
+            match toml::Value::deserialize(ValueDeserializer::from(v.clone())) {
+                Ok(plain) => {
+                    merged.insert(k.to_string(), plain);
+                }
+                Err(e) => errors.push(SettingError {
+                    span: e.span().unwrap_or_else(|| v.span()),
+                    message: format!("{k}: {}", one_line(e.message())),
+                }),
+            }
+        }
+        // The settings that were read, checked against their ranges (only those this table
+        // sets once some setting could not be read: the rest are the base's).
+        let typed = errors.is_empty();
+        match toml::Value::Table(merged).try_into::<Rules>() {
+            Ok(rules) => {
+                for (key, message) in rules.problems() {
+                    match setting_span(table, key) {
+                        Some(span) => errors.push(SettingError { span, message }),
+                        None if typed => errors.push(SettingError {
+                            span: value.span(),
+                            message,
+                        }),
+                        None => {}
+                    }
+                }
+                if errors.is_empty() {
+                    return Ok(rules);
+                }
+            }
+            Err(e) => errors.push(SettingError {
+                span: value.span(),
+                message: one_line(e.message()),
+            }),
+        }
+        errors.sort_by_key(|e| e.span.start);
+        Err(errors)
+    }
+
+    /// These rules with a `rules.toml` on top ([`Rules::overlay`]).
+    ///
+    /// # Errors
+    /// A TOML syntax error, or every problem of the settings, each with its span in `text`.
+    pub fn overlay_toml(&self, text: &str) -> Result<Rules, Vec<SettingError>> {
+        let (root, syntax) = DeTable::parse_recoverable(text);
+        if !syntax.is_empty() {
+            return Err(syntax
+                .iter()
+                .map(|e| SettingError {
+                    span: e.span().unwrap_or(0..0),
+                    message: format!("invalid TOML: {}", one_line(e.message())),
+                })
+                .collect());
+        }
+        let span = root.span();
+        self.overlay(&Spanned::new(span, DeValue::Table(root.into_inner())))
+    }
+}
+
+/// A TOML message on one line.
+fn one_line(message: &str) -> String {
+    message
+        .trim()
+        .lines()
+        .map(str::trim)
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// Where a setting is written in a table: the value of `key`, or of `die`'s face for
+/// `die.hit`; `None` when the table does not set it.
+fn setting_span(table: &DeTable<'_>, key: &str) -> Option<Range<usize>> {
+    let (top, face) = match key.split_once('.') {
+        Some((t, f)) => (t, Some(f)),
+        None => (key, None),
+    };
+    let (_, v) = table.iter().find(|(k, _)| k.get_ref().as_ref() == top)?;
+    let inner = match (face, v.get_ref()) {
+        (Some(f), DeValue::Table(t)) => t
+            .iter()
+            .find(|(k, _)| k.get_ref().as_ref() == f)
+            .map(|(_, fv)| fv.span()),
+        _ => None,
+    };
+    Some(inner.unwrap_or_else(|| v.span()))
 }
 
 #[cfg(test)]
@@ -144,6 +392,60 @@ mod tests {
         assert_eq!(Rules::sprint(5), 2);
         assert_eq!(Rules::sprint(6), 3);
         assert_eq!(Rules::sprint(1), 1);
+    }
+
+    #[test]
+    fn keys_are_the_fields() {
+        let t = toml::Value::try_from(Rules::default()).expect("rules serialise");
+        let keys: Vec<&str> = t
+            .as_table()
+            .map(|t| t.keys().map(String::as_str).collect())
+            .unwrap_or_default();
+        let mut want = KEYS.to_vec();
+        want.sort_unstable();
+        let mut got = keys;
+        got.sort_unstable();
+        assert_eq!(got, want);
+    }
+
+    #[test]
+    fn every_budget_is_capped() {
+        let text = "lua_instructions = 9223372036854775807\nlua_call_depth = 0\n\
+                    max_behaviour_depth = 100000\ndecoys = 4000000000\n";
+        let e = Rules::default()
+            .overlay_toml(text)
+            .expect_err("over the caps");
+        let at = |needle: &str| text.find(needle).unwrap_or(usize::MAX);
+        let spans: Vec<usize> = e.iter().map(|e| e.span.start).collect();
+        assert_eq!(
+            spans,
+            vec![
+                at("9223372036854775807"),
+                at("0\n"),
+                at("100000\n"),
+                at("4000000000"),
+            ],
+            "{e:?}"
+        );
+        assert!(e[0]
+            .message
+            .starts_with("lua_instructions: expected 1000 to 50000000"));
+    }
+
+    #[test]
+    fn type_errors_point_into_the_value() {
+        let text = "rush_steps = \"x\"\n[die]\nhit = \"x\"\n";
+        let e = Rules::default()
+            .overlay_toml(text)
+            .expect_err("wrong types");
+        assert_eq!(e.len(), 2, "{e:?}");
+        assert_eq!(e[0].span.start, text.find("\"x\"").unwrap_or(0));
+        assert!(e[0].message.starts_with("rush_steps: "), "{e:?}");
+        assert_eq!(e[1].span.start, text.rfind("\"x\"").unwrap_or(0));
+        let e = Rules::default()
+            .overlay_toml("die = { blank = 4294967295, hit = 13 }")
+            .expect_err("huge faces");
+        assert!(e.iter().all(|e| e.message.starts_with("die.")), "{e:?}");
     }
 
     #[test]

@@ -45,6 +45,48 @@ fn one() -> u32 {
     1
 }
 
+/// Most tokens one pool entry may add (`count`).
+pub const MAX_POOL_COUNT: u32 = 100;
+/// Most models a pooled token may hold (`size`): no Alien Unit is larger.
+pub const MAX_UNIT_SIZE: u32 = 12;
+/// Most tokens a pool may hold, its entries' and the Decoys together.
+pub const MAX_POOL_TOKENS: u64 = 1000;
+
+impl PoolEntry {
+    /// Problems with the numbers, each as `(field, message)`, the message naming the field.
+    #[must_use]
+    pub fn problems(&self) -> Vec<(&'static str, String)> {
+        let mut p = Vec::new();
+        if self.count > MAX_POOL_COUNT {
+            p.push((
+                "count",
+                format!(
+                    "count: expected 0 to {MAX_POOL_COUNT}, found {}",
+                    self.count
+                ),
+            ));
+        }
+        if self.size == 0 || self.size > MAX_UNIT_SIZE {
+            p.push((
+                "size",
+                format!("size: expected 1 to {MAX_UNIT_SIZE}, found {}", self.size),
+            ));
+        }
+        p
+    }
+}
+
+/// The problem with a number of Decoy Tokens, if any.
+#[must_use]
+pub fn decoys_problem(decoys: u32) -> Option<String> {
+    (decoys > crate::rules::MAX_DECOYS).then(|| {
+        format!(
+            "decoys: expected 0 to {}, found {decoys}",
+            crate::rules::MAX_DECOYS
+        )
+    })
+}
+
 /// An unchecked mission setup: what a mission file says, before the rules accept it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Setup {
@@ -127,6 +169,29 @@ impl Setup {
         for b in &self.blips {
             place("blip", &b.id, b.at, &mut errors);
         }
+        // The numbers first, so that no count a file names is allocated before it is checked.
+        let decoys = self.decoys.unwrap_or(self.rules.decoys);
+        let mut sizes_ok = true;
+        if let Some(m) = decoys_problem(decoys) {
+            errors.push(SetupError::Other(m));
+            sizes_ok = false;
+        }
+        for p in &self.pool {
+            for (_, m) in p.problems() {
+                errors.push(SetupError::Other(format!("pool: {}: {m}", p.type_id)));
+                sizes_ok = false;
+            }
+        }
+        let total = self.pool.iter().map(|p| u64::from(p.count)).sum::<u64>() + u64::from(decoys);
+        if sizes_ok && total > MAX_POOL_TOKENS {
+            errors.push(SetupError::Other(format!(
+                "the pool holds {total} tokens (pool entries plus Decoys): expected at most \
+                 {MAX_POOL_TOKENS}"
+            )));
+        }
+        if !errors.is_empty() && (!sizes_ok || total > MAX_POOL_TOKENS) {
+            return Err(errors);
+        }
         // The pool: fixed tokens stay; the rest are drawn from pool entries plus Decoys.
         let mut tokens: Vec<Contents> = Vec::new();
         for p in &self.pool {
@@ -145,7 +210,7 @@ impl Setup {
             }
         }
         // Decoys a mission fixes on the map are some of its Decoy Tokens, not extra ones.
-        let decoys = self.decoys.unwrap_or(self.rules.decoys) as usize;
+        let decoys = decoys as usize;
         let fixed_decoys = self
             .blips
             .iter()

@@ -3,12 +3,22 @@
 //! Lines and columns are 1-based; a column counts characters (Unicode scalar values), not
 //! bytes, so a position matches what an editor shows for ASCII and for most other text.
 
+/// Bytes between the character counts [`LineIndex`] keeps, so that a lookup counts at most
+/// this many bytes whatever the length of the line.
+const CHECKPOINT: usize = 256;
+
 /// Line starts of a text, for many offset lookups without rescanning it.
+///
+/// A lookup costs a binary search and at most [`CHECKPOINT`] bytes counted, so reporting many
+/// errors on one very long line stays linear in the text.
 #[derive(Clone, Debug)]
 pub struct LineIndex<'a> {
     text: &'a str,
     /// Byte offset at which each line begins; `starts[0] == 0`.
     starts: Vec<usize>,
+    /// `chars[k]`: the characters in `text[..k * CHECKPOINT]` (counted as the bytes that begin
+    /// a character, so the count is defined for any byte prefix).
+    chars: Vec<usize>,
 }
 
 impl<'a> LineIndex<'a> {
@@ -17,26 +27,61 @@ impl<'a> LineIndex<'a> {
         let starts = std::iter::once(0)
             .chain(text.match_indices('\n').map(|(i, _)| i + 1))
             .collect();
-        LineIndex { text, starts }
+        let mut chars = Vec::with_capacity(text.len() / CHECKPOINT + 1);
+        let mut total = 0;
+        chars.push(0);
+        for block in text.as_bytes().chunks(CHECKPOINT) {
+            total += char_starts(block);
+            chars.push(total);
+        }
+        LineIndex {
+            text,
+            starts,
+            chars,
+        }
+    }
+
+    /// The characters in `text[..offset]`, `offset` a character boundary.
+    fn chars_before(&self, offset: usize) -> usize {
+        let block = offset / CHECKPOINT;
+        let from = block * CHECKPOINT;
+        self.chars[block] + char_starts(&self.text.as_bytes()[from..offset])
     }
 
     /// The 1-based `(line, column)` of a byte offset. An offset past the end reads as the end
     /// of the text; an offset inside a multi-byte character reads as that character.
     #[must_use]
     pub fn line_col(&self, byte_offset: usize) -> (usize, usize) {
-        let offset = byte_offset.min(self.text.len());
+        let mut offset = byte_offset.min(self.text.len());
+        while !self.text.is_char_boundary(offset) {
+            offset -= 1;
+        }
         // `starts` is sorted and begins with 0, so the line is the last start <= offset.
         let line = self.starts.partition_point(|&s| s <= offset).max(1) - 1;
         let start = self.starts[line];
-        let column = self
-            .text
-            .get(start..)
-            .unwrap_or("")
-            .char_indices()
-            .take_while(|&(i, c)| start + i + c.len_utf8() <= offset)
-            .count();
+        let column = self.chars_before(offset) - self.chars_before(start);
         // A newline at `offset` is the end of its line, so it keeps that line's number.
         (line + 1, column + 1)
+    }
+
+    /// The 1-based `(line, column)` of the character that ends at byte `bytes` of a 1-based
+    /// line (`bytes` counted from the line's start, as JSON parsers report columns): the column
+    /// in characters, at least 1. A line past the end reads as the end of the text.
+    #[must_use]
+    pub fn byte_column(&self, line: usize, bytes: usize) -> (usize, usize) {
+        let Some(start) = self.line_start(line.max(1)) else {
+            return self.line_col(self.text.len());
+        };
+        let end = self
+            .starts
+            .get(line.max(1))
+            .map_or(self.text.len(), |&next| next.saturating_sub(1));
+        let mut at = start.saturating_add(bytes).min(end);
+        while !self.text.is_char_boundary(at) {
+            at += 1;
+        }
+        let column = self.chars_before(at) - self.chars_before(start);
+        (line.max(1), column.max(1))
     }
 
     /// Byte offset of the first character of a 1-based line, if the text has that line.
@@ -53,11 +98,119 @@ impl<'a> LineIndex<'a> {
     }
 }
 
+/// The bytes of `bytes` that begin a character (all but UTF-8 continuation bytes).
+fn char_starts(bytes: &[u8]) -> usize {
+    bytes.iter().filter(|&&b| (b & 0xC0) != 0x80).count()
+}
+
 /// The 1-based `(line, column)` of a byte offset in `text`. For many lookups in one text, build
 /// a [`LineIndex`] once instead.
 #[must_use]
 pub fn line_col(text: &str, byte_offset: usize) -> (usize, usize) {
-    LineIndex::new(text).line_col(byte_offset)
+    let mut end = byte_offset.min(text.len());
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    let line_start = text[..end].rfind('\n').map_or(0, |i| i + 1);
+    let line = text.as_bytes()[..line_start]
+        .iter()
+        .filter(|&&b| b == b'\n')
+        .count();
+    (line + 1, char_starts(&text.as_bytes()[line_start..end]) + 1)
+}
+
+/// Most problems reported for one file; the rest are counted in one last line
+/// ([`cap_problems`]), so that a file full of mistakes is reported in time linear in its size.
+pub const MAX_PROBLEMS: usize = 50;
+
+/// Keep the first [`MAX_PROBLEMS`] of `problems` (already in file order); if there are more,
+/// add one made by `more(first_left_out, how_many_left_out)`, such as "and 12 more problems"
+/// placed where the first one left out is.
+pub fn cap_problems<T>(problems: &mut Vec<T>, more: impl FnOnce(&T, usize) -> T) {
+    cap_problems_at(problems, MAX_PROBLEMS, 0, more);
+}
+
+/// [`cap_problems`] keeping at most `max`, for a list that already left `uncounted` problems
+/// out (found after it was full; counted in the last line, which is placed where the first
+/// problem past `max` is, or the last one kept).
+pub fn cap_problems_at<T>(
+    problems: &mut Vec<T>,
+    max: usize,
+    uncounted: usize,
+    more: impl FnOnce(&T, usize) -> T,
+) {
+    let left_out = problems.len().saturating_sub(max) + uncounted;
+    if left_out == 0 {
+        return;
+    }
+    let Some(first) = problems.get(max).or(problems.last()) else {
+        return;
+    };
+    let last = more(first, left_out);
+    problems.truncate(max);
+    problems.push(last);
+}
+
+/// The message of the line that stands for the problems [`cap_problems`] leaves out.
+#[must_use]
+pub fn more_problems(n: usize) -> String {
+    if n == 1 {
+        "and 1 more problem".to_string()
+    } else {
+        format!("and {n} more problems")
+    }
+}
+
+/// Why a text file could not be read: no such file, or unreadable (`line` 0), or not UTF-8
+/// (`line` and `column` of the first byte that is not, both 1-based).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct ReadError {
+    /// 1-based line of the first byte that is not UTF-8; 0 when the file could not be read.
+    pub line: usize,
+    /// 1-based column (characters) of that byte; 0 when the file could not be read.
+    pub column: usize,
+    /// What went wrong ("cannot read: …" or "found a byte that is not UTF-8 …").
+    pub message: String,
+    /// The I/O error's kind when the file could not be read (`NotFound`: there is no file).
+    pub io: Option<std::io::ErrorKind>,
+}
+
+/// Read a text file: its contents if they are UTF-8, else where the first bad byte is.
+///
+/// # Errors
+/// The file cannot be read, or is not UTF-8 (see [`ReadError`]).
+pub fn read_text(path: &std::path::Path) -> Result<String, ReadError> {
+    let bytes = std::fs::read(path).map_err(|e| ReadError {
+        line: 0,
+        column: 0,
+        message: format!("cannot read: {e}"),
+        io: Some(e.kind()),
+    })?;
+    utf8_text(bytes)
+}
+
+/// Bytes as text if they are UTF-8, else the position of the first byte that is not.
+///
+/// # Errors
+/// The bytes are not UTF-8: the error has the bad byte's 1-based `line:column`.
+pub fn utf8_text(bytes: Vec<u8>) -> Result<String, ReadError> {
+    String::from_utf8(bytes).map_err(|e| {
+        let valid = e.utf8_error().valid_up_to();
+        let bytes = e.as_bytes();
+        // The prefix before the first bad byte is UTF-8 by definition.
+        let prefix = std::str::from_utf8(&bytes[..valid]).unwrap_or("");
+        let (line, column) = line_col(prefix, valid);
+        ReadError {
+            line,
+            column,
+            message: format!(
+                "found the byte 0x{:02x}, which is not UTF-8: expected UTF-8 text",
+                bytes.get(valid).copied().unwrap_or(0)
+            ),
+            io: None,
+        }
+    })
 }
 
 /// The characters of a TOML string value and where each one stands in the file.
@@ -241,6 +394,52 @@ mod tests {
         let t = "é×x";
         assert_eq!(line_col(t, 4), (1, 3));
         assert_eq!(line_col(t, 1), (1, 1), "inside 'é' reads as 'é'");
+    }
+
+    #[test]
+    fn index_and_free_function_agree() {
+        let t = "ab\né×x\n\nlast line ünïcode\n";
+        let ix = LineIndex::new(t);
+        for o in 0..=t.len() + 2 {
+            assert_eq!(ix.line_col(o), line_col(t, o), "offset {o}");
+        }
+        let long = format!("{}é{}", "x".repeat(700), "y".repeat(700));
+        let ix = LineIndex::new(&long);
+        for o in (0..long.len()).step_by(37) {
+            assert_eq!(ix.line_col(o), line_col(&long, o), "offset {o}");
+        }
+    }
+
+    #[test]
+    fn json_byte_columns_become_character_columns() {
+        let ix = LineIndex::new("{\n  \"é\": x\n");
+        assert_eq!(ix.byte_column(2, 9), (2, 8), "é is two bytes, one column");
+        assert_eq!(
+            ix.byte_column(3, 0),
+            (3, 1),
+            "the end of the text is column 1"
+        );
+        assert_eq!(ix.byte_column(1, 0), (1, 1));
+    }
+
+    #[test]
+    fn not_utf8_names_the_first_bad_byte() {
+        let e = utf8_text(b"ab\nc\xc3\xa9d\xffe".to_vec()).expect_err("not UTF-8");
+        assert_eq!((e.line, e.column), (2, 4));
+        assert!(e.message.contains("0xff"), "{}", e.message);
+        assert_eq!(utf8_text(b"ok".to_vec()).as_deref(), Ok("ok"));
+    }
+
+    #[test]
+    fn problems_are_capped_with_a_count() {
+        let mut v: Vec<usize> = (0..120).collect();
+        cap_problems(&mut v, |first, n| 1000 * first + n);
+        assert_eq!(v.len(), MAX_PROBLEMS + 1);
+        assert_eq!(v[MAX_PROBLEMS], 50 * 1000 + 70);
+        let mut short: Vec<usize> = (0..3).collect();
+        cap_problems(&mut short, |_, _| 99);
+        assert_eq!(short, vec![0, 1, 2]);
+        assert_eq!(more_problems(2), "and 2 more problems");
     }
 
     #[test]

@@ -4,6 +4,8 @@
 mod common;
 use common::*;
 use overmind_core::*;
+use std::cell::RefCell;
+use std::rc::Rc;
 
 /// An open board; heroes placed; Blips dropped straight into sight so that the Heroes' next
 /// step reveals them (a Hero-caused reveal: it always triggers).
@@ -275,4 +277,164 @@ fn terrifying_presence_fear_attacks_every_hero_that_sees_the_unit() {
         "a hit shakes"
     );
     let _ = seeing;
+}
+
+fn attacks(ev: &[Event], kind: AttackKind) -> usize {
+    ev.iter()
+        .filter(|e| matches!(e, Event::Attack { kind: k, .. } if *k == kind))
+        .count()
+}
+
+fn confirms(d: &[(Decision, usize)]) -> Vec<String> {
+    d.iter()
+        .filter(|(d, _)| d.kind == DecisionKind::Confirm)
+        .map(|(d, _)| d.prompt.clone())
+        .collect()
+}
+
+/// Every decision asked, with its answer.
+type Asked = Rc<RefCell<Vec<(Decision, usize)>>>;
+
+/// Overmind answers (then the AI), recording every decision asked.
+fn recording(answers: Vec<usize>) -> (Controllers, Asked) {
+    struct Recorder(Scripted<ai::AiController>, Asked);
+    impl Controller for Recorder {
+        fn decide(&mut self, view: View<'_>, d: &Decision) -> usize {
+            let i = self.0.decide(view, d);
+            self.1.borrow_mut().push((d.clone(), i));
+            i
+        }
+    }
+    let log = Rc::new(RefCell::new(Vec::new()));
+    let c = Controllers::new(
+        Box::new(FirstOption),
+        Box::new(Recorder(
+            Scripted {
+                answers: answers.into(),
+                fallback: ai::AiController,
+            },
+            Rc::clone(&log),
+        )),
+    );
+    (c, log)
+}
+
+#[test]
+fn rush_whose_first_model_is_killed_by_overwatch_completes_and_the_model_stays_dead() {
+    // K, the closest visible Hero, stands on Overwatch: its short-range shot (CV 2, all hits,
+    // no shields) kills the first rusher (Health 2) on its first step.
+    let (mut g, w) = scene(
+        open(),
+        &[("H", "brawler", [0, 2]), ("K", "trooper", [8, 5])],
+        &[("R", [9, 2], "rusher", 3)],
+        all_hits(),
+    );
+    g.state.unit_mut("K").unwrap().overwatch = Some(state::Overwatch::Full);
+    let ev = apply(&mut g, &w, &mut ctl(vec![]), mv("H", 1, 2));
+    let killed: Vec<(&str, Option<&str>)> = ev
+        .iter()
+        .filter_map(|e| match e {
+            Event::ModelKilled { model, by, .. } => Some((model.as_str(), by.as_deref())),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(killed.len(), 1, "{ev:#?}");
+    assert_eq!(killed[0].1, Some("K"));
+    let chosen = ev
+        .iter()
+        .position(|e| matches!(e, Event::BehaviourChosen { .. }));
+    let kill = ev
+        .iter()
+        .position(|e| matches!(e, Event::ModelKilled { .. }));
+    assert!(chosen < kill, "killed during the RUSH: {ev:#?}");
+    assert!(
+        ev.iter().any(|e| matches!(
+            e,
+            Event::BehaviourPerformed { behaviour, .. } if behaviour == "rush"
+        )),
+        "{ev:#?}"
+    );
+    assert!(!ev
+        .iter()
+        .any(|e| matches!(e, Event::BehaviourFailed { .. })));
+    assert!(g.state.find_model(killed[0].0).is_none(), "it stays dead");
+    assert_eq!(g.state.unit("R").map(|u| u.models.len()), Some(2));
+}
+
+#[test]
+fn rush_moves_anyway_but_may_decline_its_melee_attack() {
+    let (mut g, w) = scene(
+        open(),
+        &[("H", "brawler", [0, 2])],
+        &[("R", [5, 2], "rusher", 1)],
+        all_hits(),
+    );
+    // The end square of the move (equally good ones), then no to the Melee attack.
+    let (mut c, asked) = recording(vec![0, 1]);
+    let ev = apply(&mut g, &w, &mut c, mv("H", 1, 2));
+    assert_eq!(moved_steps(&ev, "R.1"), 3, "the move is a must");
+    assert_eq!(attacks(&ev, AttackKind::Melee), 0, "{ev:#?}");
+    assert_eq!(
+        confirms(&asked.borrow()),
+        vec!["rush: Make the Melee attack?"]
+    );
+}
+
+#[test]
+fn quick_shot_may_be_declined() {
+    let (mut g, w) = scene(
+        open(),
+        &[("H", "brawler", [0, 2])],
+        &[("Q", [3, 2], "shooter", 1)],
+        all_hits(),
+    );
+    let (mut c, asked) = recording(vec![1]);
+    let ev = apply(&mut g, &w, &mut c, mv("H", 1, 2));
+    assert_eq!(attacks(&ev, AttackKind::Shoot), 0, "{ev:#?}");
+    assert_eq!(
+        confirms(&asked.borrow()),
+        vec!["quick_shot: Make the Quick Shot?"]
+    );
+    assert!(ev
+        .iter()
+        .any(|e| matches!(e, Event::BehaviourPerformed { .. })));
+}
+
+#[test]
+fn take_cover_offers_each_cover_square_within_five_or_staying() {
+    let mut b = MapBuilder::new(12, 6);
+    for (x, y) in [(9, 2), (11, 0), (0, 0)] {
+        b.set_terrain(Pos::new(x, y), Terrain::Green);
+    }
+    let drawn = b.build();
+    let play = |answers: Vec<usize>| {
+        let (mut g, w) = scene(
+            drawn.clone(),
+            &[("H", "brawler", [0, 2])],
+            &[("C", [6, 2], "coward", 1)],
+            all_blanks(),
+        );
+        let (mut c, asked) = recording(answers);
+        apply(&mut g, &w, &mut c, mv("H", 1, 2));
+        let choice = asked
+            .borrow()
+            .iter()
+            .find(|(d, _)| d.kind == DecisionKind::Choice)
+            .map(|(d, _)| d.options.clone())
+            .expect("a choice");
+        (pos(&g, "C.1"), choice)
+    };
+    // (0,0) is six squares away; staying is offered last.
+    let (at, options) = play(vec![1]);
+    assert_eq!(
+        options,
+        vec![
+            Choice::Square(Pos::new(9, 2)),
+            Choice::Square(Pos::new(11, 0)),
+            Choice::Id("stay".into())
+        ]
+    );
+    assert_eq!(at, Pos::new(11, 0), "the farther square, as told");
+    let (at, _) = play(vec![2]);
+    assert_eq!(at, Pos::new(6, 2), "stays");
 }

@@ -173,7 +173,8 @@ fn one_call(game: &Game, content: &Content, spent: &Cell<Duration>) -> (Duration
             Action::Move {
                 unit: "A".into(),
                 to: Pos::new(3, 15),
-            via: Vec::new(), },
+                via: Vec::new(),
+            },
             content,
             &mut ctl,
         )
@@ -247,6 +248,46 @@ fn api_calls(c: &mut Criterion) {
             "{name}: {events:#?}"
         );
         group.bench_function(format!("{name}_x{N}"), |bench| {
+            bench.iter_custom(|iters| {
+                let mut total = Duration::ZERO;
+                for _ in 0..iters {
+                    total += black_box(one_call(&game, &content, &spent)).0;
+                }
+                total
+            });
+        });
+    }
+    group.finish();
+
+    // One whole behaviour call with nothing in it: the per-call cost of running the script's
+    // top level afresh (its environment, its definition) and of `game.storage`.
+    let mut group = c.benchmark_group("call");
+    for (name, def) in [
+        (
+            "empty",
+            "perform = function(unit, game) return helper(lookup) end",
+        ),
+        (
+            "storage_counter",
+            "perform = function(unit, game) game.storage.n = (game.storage.n or 0) + 1 end",
+        ),
+    ] {
+        let src = format!(
+            "local helper = function(x) return x end\n\
+             local lookup = {{ a = {{ 1, 2, 3 }}, b = {{ x = 1 }} }}\n\
+             return behaviour {{ id = \"bench\", name = \"BENCH\", text = \"Nothing.\",\n{def} }}"
+        );
+        let b = lua_behaviour(&host, Path::new(name), &src);
+        let content = content("bench", b, &spent);
+        let game = position(&content);
+        let (_, events) = one_call(&game, &content, &spent);
+        assert!(
+            !events
+                .iter()
+                .any(|e| matches!(e, Event::BehaviourFailed { .. })),
+            "{name}: {events:#?}"
+        );
+        group.bench_function(name, |bench| {
             bench.iter_custom(|iters| {
                 let mut total = Duration::ZERO;
                 for _ in 0..iters {

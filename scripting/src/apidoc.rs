@@ -255,12 +255,14 @@ return behaviour {
   perform = function(unit, game)
     local hero = game:closest(unit, game:visible_heroes(unit)) -- ties: the Overmind chooses
     if not hero then game:log(\"no visible Hero to rush\") return end
-    for _, model in ipairs(game:model_order(unit)) do
-      model:move_towards(hero, game.rules.rush_steps)
+    for _, model in ipairs(game:model_order(unit)) do -- the move is a \"must\"
+      if model.alive then model:move_towards(hero, game.rules.rush_steps) end
     end
-    if unit:in_melee() then
-      local target = game:choose(\"Melee which Hero?\", unit:melee_targets())
-      if target then unit:melee(target, { penalty = 1 }) end
+    if unit:in_melee() then -- the attack is a \"can\": the Overmind may decline it
+      local targets = unit:melee_targets()
+      if #targets > 0 and game:confirm(\"Make the Melee attack?\") then
+        unit:melee(game:choose(\"Melee which Hero?\", targets), { penalty = 1 })
+      end
     end
   end,
 }
@@ -270,26 +272,36 @@ How the API behaves:
 
 - **Handles, not engine data.** `unit`, `game` and everything they return are read-only
   handles: ids plus a snapshot of what the thing was when it was returned. A handle can be
-  kept, compared with `==` and passed back, but reading it never changes or reaches into the
-  game. `game:model(id)` gives a fresh snapshot.
+  compared with `==` and passed back, but reading it never changes or reaches into the game.
+  `game:model(id)` gives a fresh snapshot. `model.alive` and `unit.alive` are read live: a
+  model killed during the behaviour (Overwatch during its own move, a Free Attack) reads
+  `alive == false`, and acting with it raises an error saying who killed it, so a behaviour
+  checks `alive` before it moves or attacks with a model after a move.
 - **The rules decide.** Every action (moves, attacks, Fear Attacks) is checked by the rules
   engine. An illegal call raises an error that says what and why, e.g.
   `move: 6 squares asked, RUSH allows 5 for B3.1`; so does a wrong argument
   (`move_towards: steps must be a whole number from 0 to 1000, got string \"five\"`). An error
-  that escapes `perform` fails the behaviour: the game is rolled back to before it, the log
-  records `behaviour_failed` with the script's `path:line` and the message, and play goes on.
-  So does a spent budget (instructions, memory, call depth: `rules.toml`).
+  that escapes `perform` fails the behaviour and ends it there: every call it made before was
+  checked and stands (nothing a player has seen is taken back), the log records
+  `behaviour_failed` with the script's `path:line` and the message, and play goes on. So does a
+  spent budget (instructions, memory, call depth: `rules.toml`).
 - **The Overmind decides.** Ties (`game:closest`, equally good end squares), the order of a
   unit's models (`game:model_order`) and the script's own questions (`game:choose`,
   `game:confirm`) go to the Overmind's controller (a person, the AI or a test), just as the
-  native behaviours ask them.
+  native behaviours ask them. What a card says \"may\" or \"can\" do is the Overmind's to
+  decline (`game:confirm`); what it says \"must\" is not asked.
 - **Blips keep their secret.** A Blip's `id`, square and `movement` are free to read; reading
   any other field reveals it (docs/RULES.md §7.3), which may trigger the revealed unit's own
   behaviour at once.
 - **Determinism.** Arrays come in a defined order (game order); `pairs` iterates in a fixed
   order and `math.random` draws from the game's seeded RNG, so a replay runs scripts exactly
-  as the original game did. Keep no state between calls in script variables: it is not saved
-  and a failed behaviour's rollback does not undo it.
+  as the original game did.
+- **State lives in the game.** Every call runs the script's top level again in a fresh
+  environment and calls the `perform` that run returns, so neither globals nor the script's
+  top-level locals carry anything from one call to the next (a counter in either reads 1 at
+  every call). What a behaviour must remember goes in `game.storage`: plain values, part of the
+  game state (saved, replayed, copied for the AI's look-ahead), one table per behaviour id,
+  checked and kept when the call ends, also when it fails (docs/RULES.md §8.4).
 - **The sandbox.** Scripts also see a safe subset of Lua's library (`string`, `table`,
   `math`, `utf8`, `coroutine`, and base functions without `load` of bytecode, files or
   `debug`); see `docs/SANDBOX.md`.

@@ -19,6 +19,9 @@ A [`Sandbox`] is one Lua 5.4 state built for untrusted code:
 - **Determinism.** `pairs` and `next` iterate in a canonical key order, `table.sort` is a
   stable merge sort, `math.random` draws from the host's RNG, and `tostring` never shows
   addresses, so a replay runs scripts exactly as the original game did.
+- **Fresh runs.** A loaded script can be run again from its top level in a fresh environment
+  ([`Sandbox::instantiate`]), with nothing of an earlier run: every behaviour call does this,
+  so a behaviour keeps nothing between calls except `game.storage`.
 - **Errors with places.** Scripts are loaded with their path as chunk name; every
   [`ScriptError`] carries `path:line`.
 

@@ -130,11 +130,13 @@ impl std::fmt::Display for Reload {
     }
 }
 
+/// A file's text; a file that cannot be read is a problem without a position, one that is not
+/// UTF-8 a problem at its first bad byte.
 fn read(path: &Path, problems: &mut Vec<Problem>) -> Option<String> {
-    match std::fs::read_to_string(path) {
+    match overmind_core::source::read_text(path) {
         Ok(t) => Some(t),
         Err(e) => {
-            problems.push(Problem::new(path, 0, 0, format!("cannot read: {e}")));
+            problems.push(Problem::new(path, e.line, e.column, e.message));
             None
         }
     }
@@ -173,29 +175,23 @@ fn toml_problem(path: &Path, text: &str, e: &toml::de::Error) -> Problem {
     Problem::new(path, line, column, e.message().trim())
 }
 
-/// Merge a `rules.toml` over `base`, key by key.
-fn merge_rules(base: &Rules, path: &Path, text: &str) -> Result<Rules, Problem> {
-    let over: toml::Table = toml::from_str(text).map_err(|e| toml_problem(path, text, &e))?;
-    let mut table = match toml::Value::try_from(base) {
-        Ok(toml::Value::Table(t)) => t,
-        _ => toml::Table::new(),
-    };
-    for (k, v) in over {
-        table.insert(k, v);
-    }
-    let rules: Rules = toml::Value::Table(table)
-        .try_into()
-        .map_err(|e: toml::de::Error| {
-            let key = e.message().split('`').nth(1).unwrap_or("").to_string();
-            let (l, c) = overmind_core::profile::find_key(text, &key);
-            Problem::new(path, l, c, e.message().trim())
-        })?;
-    if let Some(p) = rules.validate().into_iter().next() {
-        let key = p.split(':').next().unwrap_or("");
-        let (l, c) = overmind_core::profile::find_key(text, key);
-        return Err(Problem::new(path, l, c, p));
-    }
-    Ok(rules)
+/// A `rules.toml` (its text, read from `path`) over `base`, key by key: every key known, every
+/// value of its type and within its range ([`Rules::overlay`]).
+///
+/// # Errors
+/// Every problem, each at its `path:line:column`.
+pub fn rules_from_toml(base: &Rules, path: &Path, text: &str) -> Result<Rules, Vec<Problem>> {
+    base.overlay_toml(text).map_err(|es| {
+        let lines = overmind_core::source::LineIndex::new(text);
+        let problems = es
+            .into_iter()
+            .map(|e| {
+                let (l, c) = lines.line_col(e.span.start);
+                Problem::new(path, l, c, e.message)
+            })
+            .collect();
+        crate::problem::cap_per_file(problems)
+    })
 }
 
 impl PackSet {
@@ -241,9 +237,9 @@ impl PackSet {
             let rpath = dir.join("rules.toml");
             if rpath.exists() {
                 if let Some(text) = read(&rpath, &mut problems) {
-                    match merge_rules(&rules, &rpath, &text) {
+                    match rules_from_toml(&rules, &rpath, &text) {
                         Ok(r) => rules = r,
-                        Err(p) => problems.push(p),
+                        Err(ps) => problems.extend(ps),
                     }
                 }
             }
@@ -307,7 +303,7 @@ impl PackSet {
         if problems.is_empty() {
             Ok(set)
         } else {
-            Err(problems)
+            Err(crate::problem::cap_per_file(problems))
         }
     }
 
@@ -486,9 +482,10 @@ impl PackSet {
             .iter()
             .find(|(_, p)| same_file(p, path))
             .map(|((k, id), _)| (*k, id.clone()));
-        let text = match std::fs::read_to_string(path) {
+        let text = match overmind_core::source::read_text(path) {
             Ok(t) => t,
-            Err(_) => {
+            // Gone (or a link to nothing): the last good definition stays.
+            Err(e) if e.io == Some(std::io::ErrorKind::NotFound) => {
                 return match existing {
                     Some((kind, id)) => Reload::Removed {
                         kind,
@@ -498,6 +495,8 @@ impl PackSet {
                     None => Reload::Ignored,
                 }
             }
+            // There but unreadable, or not UTF-8: a broken file, not a deleted one.
+            Err(e) => return Reload::Failed(Problem::new(path, e.line, e.column, e.message)),
         };
         let (id, live) = match kind {
             Kind::Behaviour => match self.host.load_behaviour(path, &text) {

@@ -764,7 +764,7 @@ local table_lib = {
 ---------------------------------------------------------------------------------------------
 
 local function random(...)
-  local draw = slots.rng
+  local draw = slots[1] -- the host's RNG_SLOT
   if draw == nil then
     error("math.random is only available while the game is running (it draws from the "
       .. "game's seeded RNG, which a script's top level does not have)", 2)
@@ -913,21 +913,64 @@ local function make_load(env)
   end
 end
 
-local function make_env(shared)
-  local env = {}
+-- A behaviour call builds a fresh environment every time, so this is hot: instead of copying
+-- `base` and `shared` key by key (a C call and maybe a rehash per key), one generated table
+-- constructor builds the whole table at its final size. It is generated again after the host
+-- shares something new (`shared_changed`).
+local env_ctor = nil
+
+local function build_env_ctor(shared)
+  local names, values, index = {}, {}, {}
+  local function add(k, v)
+    local at = index[k]
+    if at == nil then
+      at = #names + 1
+      names[at] = k
+      index[k] = at
+    end
+    values[at] = v
+  end
   local k, v = next_raw(base)
   while k ~= nil do
-    env[k] = v
+    add(k, v)
     k, v = next_raw(base, k)
   end
   k, v = next_raw(shared)
   while k ~= nil do
-    env[k] = v
+    add(k, v)
     k, v = next_raw(shared, k)
   end
+  -- Each value is an upvalue of the constructor (two instructions a field); past Lua's limit
+  -- of upvalues, fields read a table of values instead.
+  local n = #names
+  local direct = n <= 200
+  local fields, locals = {}, {}
+  for i = 1, n do
+    local value = direct and ("u" .. i) or ("v[" .. i .. "]")
+    fields[i] = "[" .. s_format("%q", names[i]) .. "] = " .. value
+    locals[i] = "u" .. i
+  end
+  fields[n + 1] = "_G = false, load = false"
+  local head = direct and n > 0 and ("local " .. t_concat(locals, ", ") .. " = ...") or "local v = {...}"
+  local code = head .. " return function() return { " .. t_concat(fields, ", ") .. " } end"
+  local make = load_raw(code, "=[sandbox env]", "t", {})
+  return make(t_unpack(values, 1, n))
+end
+
+local function make_env(shared)
+  local ctor = env_ctor
+  if ctor == nil then
+    ctor = build_env_ctor(shared)
+    env_ctor = ctor
+  end
+  local env = ctor()
   env._G = env
   env.load = make_load(env)
   return env
+end
+
+local function shared_changed()
+  env_ctor = nil
 end
 
 -- Message handler for the host's calls: budget and host errors pass through; strings get a
@@ -959,12 +1002,26 @@ local function invoke(f, ...)
   return invoked(xpcall_raw(f, describe_error, ...))
 end
 
+-- Run a compiled script's factory (`function(_ENV, ...)`) in a fresh environment: one call
+-- from the host for both steps.
+local function instantiate(shared, factory)
+  return invoked(xpcall_raw(factory, describe_error, make_env(shared)))
+end
+
+-- The same, for a script's first run when it loads: the host keeps its environment too.
+local function load_first(shared, factory)
+  local env = make_env(shared)
+  return env, invoked(xpcall_raw(factory, describe_error, env))
+end
+
 -- Defence in depth: the real globals never reach a script, but drop what must never run.
 G.load, G.loadfile, G.dofile, G.collectgarbage = nil, nil, nil, nil
 S.dump = nil
 
 return {
-  make_env = make_env,
+  shared_changed = shared_changed,
+  instantiate = instantiate,
+  load = load_first,
   invoke = invoke,
   freeze = function(value, name) return deep_freeze(value, name, {}) end,
   tostring = safe_tostring,

@@ -38,6 +38,34 @@ impl Problem {
     }
 }
 
+/// At most [`overmind_core::source::MAX_PROBLEMS`] problems of each file, in the order given;
+/// past that, one problem per file (where the first left out is) says how many more there are.
+#[must_use]
+pub fn cap_per_file(problems: Vec<Problem>) -> Vec<Problem> {
+    use std::collections::HashMap;
+    let max = overmind_core::source::MAX_PROBLEMS;
+    let mut total: HashMap<PathBuf, usize> = HashMap::new();
+    for p in &problems {
+        *total.entry(p.path.clone()).or_default() += 1;
+    }
+    let mut seen: HashMap<PathBuf, usize> = HashMap::new();
+    let mut out = Vec::with_capacity(problems.len().min(4 * max));
+    for p in problems {
+        let n = seen.entry(p.path.clone()).or_default();
+        *n += 1;
+        if *n <= max {
+            out.push(p);
+        } else if *n == max + 1 {
+            let left_out = total.get(&p.path).map_or(1, |t| t - max);
+            out.push(Problem {
+                message: overmind_core::source::more_problems(left_out),
+                ..p
+            });
+        }
+    }
+    out
+}
+
 impl fmt::Display for Problem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.line == 0 {

@@ -5,11 +5,11 @@
 use crate::api::blip::KnownTypes;
 use crate::api::call::Calls;
 use crate::api::game::GameRef;
-use crate::api::globals::{invalid, returned, DefKind};
+use crate::api::globals::{invalid, returned, DefKind, Definition};
 use crate::api::shape::{self, BEHAVIOUR_DEF};
 use crate::api::unit::UnitRef;
 use crate::api::{self, args::as_int};
-use crate::{Limits, Sandbox, ScriptError};
+use crate::{Compiled, Limits, Sandbox, ScriptError};
 use mlua::{AnyUserData, Function, Value};
 use overmind_core::{AlienType, Behaviour, BehaviourCtx, BehaviourError, Rules};
 use std::cell::RefCell;
@@ -30,7 +30,11 @@ pub struct BehaviourDef {
     pub max_move: Option<u32>,
     /// The script it came from.
     pub path: PathBuf,
-    perform: Function,
+    /// The line of `behaviour { ... }`, for errors of later runs of the top level.
+    line: u32,
+    /// The script, compiled once; every call runs its top level again in a fresh environment
+    /// and calls the `perform` that run returns, so nothing of one call reaches the next.
+    compiled: Compiled,
 }
 
 impl std::fmt::Debug for BehaviourDef {
@@ -141,23 +145,21 @@ impl ScriptHost {
             .ok()
             .and_then(|v| as_int(&v))
             .and_then(|n| u32::try_from(n).ok());
-        let perform = match t.raw_get::<Value>("perform") {
-            Ok(Value::Function(f)) => f,
-            _ => {
-                let bad = shape::Invalid {
-                    path: vec!["perform".into()],
-                    message: "perform must be a function".into(),
-                };
-                return Err(invalid(&def, &name, source, &bad));
-            }
-        };
+        if !matches!(t.raw_get::<Value>("perform"), Ok(Value::Function(_))) {
+            let bad = shape::Invalid {
+                path: vec!["perform".into()],
+                message: "perform must be a function".into(),
+            };
+            return Err(invalid(&def, &name, source, &bad));
+        }
         Ok(BehaviourDef {
             id: text("id"),
             name: text("name"),
             text: text("text"),
             max_move,
             path: path.to_path_buf(),
-            perform,
+            line: def.line,
+            compiled: script.compiled().clone(),
         })
     }
 
@@ -206,13 +208,17 @@ impl ScriptHost {
 
     /// Runs the live definition of behaviour `id` for `ctx.unit()`.
     ///
-    /// The script's `perform(unit, game)` runs under the sandbox's budgets, with `math.random`
-    /// drawing from the game's RNG. API functions reach `ctx` only during this call, through a
-    /// trampoline scoped to it (see `api::call`).
+    /// The script's top level runs again in a fresh environment (so neither its globals nor
+    /// its top-level locals carry anything from an earlier call), then the `perform(unit,
+    /// game)` it returns runs, both under the sandbox's budgets, with `math.random` drawing from
+    /// the game's RNG. API functions reach `ctx` only during this call, through a trampoline
+    /// scoped to it (see `api::call`). `game.storage`, if the call read it, is checked and
+    /// written back to the game state when the call ends, however it ends.
     ///
     /// # Errors
-    /// The script raised an error (an illegal action, a bad argument, its own `error`) or spent
-    /// a budget; the message starts with the script's `path:line`.
+    /// The script raised an error (an illegal action, a bad argument, its own `error`), spent
+    /// a budget, or left something in `game.storage` that is not a plain value; the message
+    /// starts with the script's `path:line` where it is known.
     pub fn perform(&self, id: &str, ctx: &mut BehaviourCtx<'_, '_>) -> Result<(), BehaviourError> {
         let def = self
             .definition(id)
@@ -223,32 +229,81 @@ impl ScriptHost {
         if self.calls.depth() == 0 {
             self.calls.clear_spent();
         }
+        let storage = self.calls.enter_storage(ctx.behaviour());
         let cell = RefCell::new(ctx);
         let mut rng = || cell.try_borrow_mut().map_or(0, |mut c| c.random_u64());
         let calls = &self.calls;
-        let invoker = self.sandbox.invoker();
+        let sandbox = &self.sandbox;
         let result = self.sandbox.call_with_rng(&mut rng, |lua| {
             lua.scope(|scope| {
                 let trampoline = scope.create_function(|lua, ()| calls.run_job(lua, &cell))?;
                 let _entered = calls.enter(trampoline);
+                let values = sandbox.instantiate(&def.compiled)?;
+                let perform = perform_of(&def, values.into_iter().next())?;
                 let unit = lua.create_any_userdata(unit)?;
-                invoker.call::<()>((def.perform.clone(), unit, self.game.clone()))
+                sandbox
+                    .invoker()
+                    .call::<()>((perform, unit, self.game.clone()))
             })
         });
-        match result {
+        let table = storage.table();
+        drop(storage);
+        let ctx = cell.into_inner();
+        let kept = match table {
+            Some(t) => keep_storage(&def, &t, ctx).err(),
+            None => None,
+        };
+        let failed = match result {
             Err(e) => {
                 if e.is_budget() {
                     self.calls.note_spent(e.to_string());
                 }
-                Err(BehaviourError::new(e.to_string()))
+                Some(e.to_string())
             }
             // A behaviour this one triggered spent the budget they share: this one ends too.
-            Ok(()) => match self.calls.spent() {
-                Some(message) => Err(BehaviourError::new(message)),
-                None => Ok(()),
-            },
+            Ok(()) => self.calls.spent(),
+        };
+        match (failed, kept) {
+            (None, None) => Ok(()),
+            (Some(e), None) => Err(BehaviourError::new(e)),
+            (None, Some(k)) => Err(BehaviourError::new(k)),
+            (Some(e), Some(k)) => Err(BehaviourError::new(format!("{e}; and {k}"))),
         }
     }
+}
+
+/// The `perform` of what a call's run of the script's top level returned.
+fn perform_of(def: &BehaviourDef, value: Option<Value>) -> mlua::Result<Function> {
+    if let Some(Value::UserData(ud)) = &value {
+        if let Ok(d) = ud.borrow::<Definition>() {
+            if let Ok(Value::Function(f)) = d.table.raw_get::<Value>("perform") {
+                return Ok(f);
+            }
+        }
+    }
+    Err(mlua::Error::runtime(format!(
+        "{}:{}: at this call the script's top level did not return `behaviour {{ ... }}` with \
+         a perform function (it runs again at every call, in a fresh environment)",
+        def.path.display(),
+        def.line.max(1)
+    )))
+}
+
+/// Write a call's `game.storage` back to the game, or say why it cannot be kept (the game's
+/// storage then keeps its earlier value).
+fn keep_storage(
+    def: &BehaviourDef,
+    table: &mlua::Table,
+    ctx: &mut BehaviourCtx<'_, '_>,
+) -> Result<(), String> {
+    let kept = match crate::api::storage::from_lua(table) {
+        Ok(value) => ctx.set_storage(value).map_err(|e| e.message),
+        Err(bad) => Err(match bad.at {
+            Some((path, line)) => format!("{path}:{line}: {}", bad.message),
+            None => format!("{}: {}", def.path.display(), bad.message),
+        }),
+    };
+    kept.map_err(|m| format!("{m}; the storage is left as it was before this call"))
 }
 
 /// A Lua behaviour as the core sees it: an id whose live definition is looked up at each call.

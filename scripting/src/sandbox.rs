@@ -16,6 +16,10 @@ use crate::host::{self, PrintLine, PrintSink};
 
 const PRELUDE: &str = include_str!("prelude.lua");
 
+/// Where the scoped RNG function sits in the slots table during `call_with_rng` (the prelude's
+/// `math.random` reads `slots[1]`).
+const RNG_SLOT: i64 = 1;
+
 /// Scripts larger than this are refused before compiling (content scripts are a few KiB).
 pub const MAX_SOURCE_BYTES: usize = 4 * 1024 * 1024;
 
@@ -58,7 +62,9 @@ pub struct Compiled {
 
 /// The Lua functions the prelude returns.
 struct Api {
-    make_env: Function,
+    shared_changed: Function,
+    instantiate: Function,
+    load: Function,
     invoke: Function,
     freeze: Function,
 }
@@ -74,7 +80,7 @@ pub struct Sandbox {
     api: Api,
     /// Privileged: name → frozen value, copied into every new environment.
     shared: Table,
-    /// Privileged: `rng` is the scoped RNG function during `call_with_rng`.
+    /// Privileged: `[RNG_SLOT]` is the scoped RNG function during `call_with_rng`.
     slots: Table,
     print: Rc<RefCell<PrintSink>>,
     nesting: Cell<u32>,
@@ -142,7 +148,9 @@ impl Sandbox {
             .call((lua.globals(), host))
             .map_err(setup)?;
         let api = Api {
-            make_env: exports.get("make_env").map_err(setup)?,
+            shared_changed: exports.get("shared_changed").map_err(setup)?,
+            instantiate: exports.get("instantiate").map_err(setup)?,
+            load: exports.get("load").map_err(setup)?,
             invoke: exports.get("invoke").map_err(setup)?,
             freeze: exports.get("freeze").map_err(setup)?,
         };
@@ -211,7 +219,8 @@ impl Sandbox {
         }
         self.run(None, |_| {
             let frozen: Value = self.api.freeze.call((value, name))?;
-            self.shared.raw_set(name, frozen)
+            self.shared.raw_set(name, frozen)?;
+            self.api.shared_changed.call::<()>(())
         })
     }
 
@@ -249,7 +258,10 @@ impl Sandbox {
         self.paths.borrow_mut().insert(path.to_string());
         let loaded = self.run(None, |lua| {
             let compiled = self.compile(lua, path, source)?;
-            let (env, values) = self.instantiate(&compiled)?;
+            let (env, values): (Table, MultiValue) = self
+                .api
+                .load
+                .call((self.shared.clone(), compiled.chunk.clone()))?;
             Ok((compiled, env, values))
         });
         match loaded {
@@ -302,21 +314,18 @@ impl Sandbox {
 
     /// Runs a compiled script's top level again, in a fresh environment built like the one
     /// [`load_script`](Self::load_script) gives (the whitelisted library and everything shared),
-    /// and returns that environment and what the chunk returned. The chunk's locals are fresh
-    /// too: every closure the run creates sees only this run's environment and locals.
+    /// and returns what the chunk returned. The chunk's locals are fresh too: every closure the
+    /// run creates sees only this run's environment and locals.
     ///
     /// Call it inside [`call`](Self::call) (or another `call*`), so the top level runs under that
     /// call's budget, through the sandbox's message handler.
     ///
     /// # Errors
     /// The top level raised an error or spent a budget (as the enclosing call reports it).
-    pub fn instantiate(&self, compiled: &Compiled) -> mlua::Result<(Table, MultiValue)> {
-        let env: Table = self.api.make_env.call(self.shared.clone())?;
-        let values: MultiValue = self
-            .api
-            .invoke
-            .call((compiled.chunk.clone(), env.clone()))?;
-        Ok((env, values))
+    pub fn instantiate(&self, compiled: &Compiled) -> mlua::Result<MultiValue> {
+        self.api
+            .instantiate
+            .call((self.shared.clone(), compiled.chunk.clone()))
     }
 
     /// Runs host code that calls into Lua under one per-call budget, with no RNG
@@ -416,15 +425,16 @@ impl Sandbox {
         }
         self.nesting.set(self.nesting.get() + 1);
         let result = self.lua.scope(|scope| {
-            let previous: Value = self.slots.raw_get("rng")?;
+            // An integer key: a string key would be made (interned) again at every call.
+            let previous: Value = self.slots.raw_get(RNG_SLOT)?;
             if let Some(rng) = rng {
                 let draw = scope.create_function_mut(move |_, ()| {
                     Ok(i64::from_ne_bytes(rng().to_ne_bytes()))
                 })?;
-                self.slots.raw_set("rng", draw)?;
+                self.slots.raw_set(RNG_SLOT, draw)?;
             }
             let result = f(&self.lua);
-            let restored = self.slots.raw_set("rng", previous);
+            let restored = self.slots.raw_set(RNG_SLOT, previous);
             let value = result?;
             restored?;
             Ok(value)

@@ -1,6 +1,7 @@
 //! An illegal API call, a bad argument, a script error or a spent budget fails the behaviour
-//! with a `behaviour_failed` event naming the script's `path:line` and what went wrong, and the
-//! game is rolled back to before the behaviour; play goes on.
+//! with a `behaviour_failed` event naming the script's `path:line` and what went wrong. The
+//! behaviour ends there: every call it made before was validated and stands (nothing a player
+//! has seen is taken back), and play goes on (RULES.md §8).
 
 mod common;
 use common::*;
@@ -18,7 +19,12 @@ fn run_with(source: &str, size: u32, tweak: impl FnOnce(&mut Scene)) -> Played {
     install_source(&h, &mut c, "tests/subject.lua", source);
     c.aliens
         .insert("subject".into(), alien("subject", 3, 6, &["subject"]));
-    let mut s = Scene::new(open(12, 6)).die(all_hits());
+    // Z sits in the north-east corner walled off by rock, so it stays face down.
+    let mut b = MapBuilder::new(12, 6);
+    for (x, y) in [(10, 0), (10, 1), (11, 1)] {
+        b.set_terrain(Pos::new(x, y), Terrain::Solid);
+    }
+    let mut s = Scene::new(b.build()).die(all_hits());
     s.heroes = vec![("H", "brawler", [0, 2]), ("K", "brawler", [0, 5])];
     s.blips = vec![("R", [6, 2], "subject", size), ("Z", [11, 0], "grunt", 1)];
     s.steps = vec![mv("H", 1, 2)];
@@ -32,19 +38,27 @@ fn failure(p: &Played) -> String {
     f[0].clone()
 }
 
-/// After a failed behaviour the unit stands where it was placed and nothing it did remains.
-fn rolled_back(p: &Played) {
-    let at = p.game.state.find_model("R.1").map(|(_, m)| m.pos);
-    assert_eq!(at, Some(Pos::new(6, 2)), "{:#?}", p.events);
-    let after_reveal = p
-        .events
+/// The events of the behaviour, from its choice to its end.
+fn behaviour_events(p: &Played) -> Vec<&Event> {
+    p.events
         .iter()
         .skip_while(|e| !matches!(e, Event::BehaviourChosen { .. }))
         .skip(1)
-        .collect::<Vec<_>>();
+        .collect()
+}
+
+/// A behaviour that failed at its first call changed nothing: the unit stands where it was
+/// placed, nobody is hurt, and the failure follows the choice at once.
+fn untouched(p: &Played) {
+    let at = p.game.state.find_model("R.1").map(|(_, m)| m.pos);
+    assert_eq!(at, Some(Pos::new(6, 2)), "{:#?}", p.events);
     assert!(
-        matches!(after_reveal.first(), Some(Event::BehaviourFailed { .. })),
-        "nothing the behaviour did stays in the log: {after_reveal:#?}"
+        matches!(
+            behaviour_events(p).first(),
+            Some(Event::BehaviourFailed { .. })
+        ),
+        "{:#?}",
+        p.events
     );
     assert!(p
         .game
@@ -52,6 +66,36 @@ fn rolled_back(p: &Played) {
         .units
         .iter()
         .all(|u| u.models.iter().all(|m| m.health == m.max_health)));
+}
+
+/// What the behaviour did before it failed stands: `model` moved `steps` squares, in moves
+/// logged before the failure.
+fn stands(p: &Played, model: &str, steps: usize) {
+    let ev = behaviour_events(p);
+    let moved: usize = ev
+        .iter()
+        .filter_map(|e| match e {
+            Event::Moved { unit, path, .. } if unit == model => Some(path.len() - 1),
+            _ => None,
+        })
+        .sum();
+    assert_eq!(moved, steps, "{ev:#?}");
+    let last_move = ev
+        .iter()
+        .rposition(|e| matches!(e, Event::Moved { unit, .. } if unit == model));
+    let failed = ev
+        .iter()
+        .position(|e| matches!(e, Event::BehaviourFailed { .. }));
+    assert!(
+        matches!((last_move, failed), (Some(m), Some(f)) if m < f),
+        "the move, then the failure: {ev:#?}"
+    );
+    let at = p.game.state.find_model(model).map(|(_, m)| m.pos);
+    assert_ne!(at, Some(Pos::new(6, 2)), "it is where the move took it");
+}
+
+fn health(p: &Played, model: &str) -> Option<u32> {
+    p.game.state.find_model(model).map(|(_, m)| m.health)
 }
 
 #[test]
@@ -72,7 +116,11 @@ fn moving_too_far_fails_naming_the_line_and_the_allowance() {
         reason,
         "tests/subject.lua:6: move: 6 squares asked, SUBJECT allows 3 for R.1"
     );
-    rolled_back(&p);
+    stands(&p, "R.1", 2);
+    assert_eq!(
+        p.game.state.find_model("R.1").map(|(_, m)| m.pos),
+        Some(Pos::new(6, 0))
+    );
 }
 
 #[test]
@@ -90,7 +138,7 @@ fn attacking_a_blip_fails() {
         failure(&p),
         "tests/subject.lua:4: shoot: behaviours cannot attack the Overmind's own Blips"
     );
-    rolled_back(&p);
+    untouched(&p);
 }
 
 #[test]
@@ -107,11 +155,11 @@ fn melee_with_no_adjacent_target_fails_and_says_why() {
     let reason = failure(&p);
     assert!(
         reason.starts_with(
-            "tests/subject.lua:4: melee: R cannot attack 1,2: no model of it is adjacent"
+            "tests/subject.lua:4: melee: R cannot attack H at 1,2: no model of it is adjacent"
         ),
         "{reason}"
     );
-    rolled_back(&p);
+    untouched(&p);
 }
 
 #[test]
@@ -139,7 +187,7 @@ fn wrong_argument_types_fail_naming_the_parameter() {
             format!("tests/subject.lua:4: {message}"),
             "{call}"
         );
-        rolled_back(&p);
+        untouched(&p);
     }
 }
 
@@ -197,11 +245,12 @@ fn a_second_melee_attack_fails() {
         ),
         "{reason}"
     );
-    rolled_back(&p);
+    stands(&p, "R.1", 4);
+    assert!(health(&p, "H") < Some(8), "the first Melee attack stands");
 }
 
 #[test]
-fn a_script_error_fails_at_its_line_after_real_changes_are_undone() {
+fn a_script_error_fails_at_its_line_and_what_it_did_before_stands() {
     let p = run(
         r#"return behaviour {
   id = "subject", name = "SUBJECT", text = "Moves, attacks, then breaks.",
@@ -215,9 +264,30 @@ fn a_script_error_fails_at_its_line_after_real_changes_are_undone() {
         2,
     );
     assert_eq!(failure(&p), "tests/subject.lua:7: out of ideas");
-    rolled_back(&p);
-    let h = p.game.state.find_model("H").map(|(_, m)| m.health);
-    assert_eq!(h, Some(8), "the melee damage is undone");
+    let ev = behaviour_events(&p);
+    let attack = ev.iter().position(|e| {
+        matches!(
+            e,
+            Event::Attack {
+                kind: AttackKind::Melee,
+                ..
+            }
+        )
+    });
+    let failed = ev
+        .iter()
+        .position(|e| matches!(e, Event::BehaviourFailed { .. }));
+    assert!(
+        matches!((attack, failed), (Some(a), Some(f)) if a < f),
+        "{ev:#?}"
+    );
+    assert!(health(&p, "H") < Some(8), "the melee damage stands");
+    let near = p
+        .game
+        .state
+        .unit("R")
+        .is_some_and(|u| u.models.iter().any(|m| m.pos.distance(Pos::new(1, 2)) == 1));
+    assert!(near, "the move stands: {:#?}", p.events);
 }
 
 #[test]
@@ -260,29 +330,26 @@ fn a_spent_budget_fails_the_behaviour_and_play_goes_on() {
         reason.starts_with("tests/subject.lua:5: instruction budget exhausted"),
         "{reason}"
     );
-    rolled_back(&p);
+    stands(&p, "R.1", 1);
     assert_eq!(p.game.to_move(), Some(Side::Heroes), "the game goes on");
 }
 
 #[test]
-fn handles_kept_past_their_call_keep_working_as_snapshots_and_the_game_only_during_calls() {
-    // The first reveal keeps its handles in a script variable; the second call reads them.
+fn handles_do_not_outlive_their_call() {
+    // Each reveal runs the script's top level afresh: what the first call kept is gone.
     let src = r#"local kept
 return behaviour {
   id = "subject", name = "SUBJECT", text = "Remembers.",
   perform = function(unit, game)
-    if kept then
-      game:log(kept.unit.id .. " " .. kept.model.id .. " " .. tostring(kept.game == game))
-    else
-      kept = { unit = unit, model = unit:models()[1], game = game }
-    end
+    game:log(kept and ("kept " .. kept.unit.id) or ("fresh " .. unit.id))
+    kept = { unit = unit, model = unit:models()[1], game = game }
   end,
 }"#;
     let p = run_with(src, 1, |s| {
         s.blips.push(("S", [6, 4], "subject", 1));
     });
     assert!(failures(&p.events).is_empty(), "{:#?}", p.events);
-    let logs: Vec<&str> = p
+    let mut logs: Vec<&str> = p
         .events
         .iter()
         .filter_map(|e| match e {
@@ -290,7 +357,8 @@ return behaviour {
             _ => None,
         })
         .collect();
-    assert_eq!(logs, vec!["R R.1 true"]);
+    logs.sort_unstable();
+    assert_eq!(logs, vec!["fresh R", "fresh S"]);
 }
 
 #[test]
@@ -332,5 +400,58 @@ fn the_api_works_inside_a_scripts_coroutine_and_a_stray_yield_fails_cleanly() {
     );
     let reason = failure(&p);
     assert!(reason.contains("yield"), "{reason}");
-    rolled_back(&p);
+    stands(&p, "R.1", 1);
+}
+
+#[test]
+fn a_killed_models_handle_says_so_and_acting_with_it_names_the_killer() {
+    // K (on Overwatch, short range: CV 2, all hits, no shields) kills R.1 on its first step.
+    let src = r#"return behaviour {
+  id = "subject", name = "SUBJECT", text = "Steps into fire, then tries again.",
+  perform = function(unit, game)
+    local m = unit:models()[1]
+    game:log("before " .. tostring(m.alive) .. " " .. tostring(unit.alive))
+    m:move_towards({ x = 6, y = 5 }, 1)
+    game:log("after " .. tostring(m.alive) .. " " .. tostring(unit.alive))
+    local _, moving = pcall(function() m:move_towards({ x = 6, y = 5 }, 1) end)
+    local _, shooting = pcall(function() unit:shoot(game:heroes()[1]) end)
+    game:log(tostring(moving))
+    game:log(tostring(shooting))
+    m:move_to(6, 4)
+  end,
+}"#;
+    let p = run_with(src, 1, |s| {
+        s.heroes = vec![("H", "brawler", [0, 2]), ("K", "trooper", [6, 5])];
+        s.steps = vec![
+            Step::Act(Action::Overwatch { unit: "K".into() }),
+            mv("H", 1, 2),
+        ];
+    });
+    let logs: Vec<&str> = p
+        .events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Log { message, .. } => Some(message.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        logs,
+        vec![
+            "before true true",
+            "after false false",
+            "tests/subject.lua:8: move_towards: R.1 was killed by K (check `model.alive` before \
+             using a handle after a move or an attack)",
+            "tests/subject.lua:9: shoot: R has no model left on the map: R.1 was killed by K \
+             (check `unit.alive`)",
+        ],
+        "{:#?}",
+        p.events
+    );
+    assert_eq!(
+        failure(&p),
+        "tests/subject.lua:12: move_to: R.1 was killed by K (check `model.alive` before using a \
+         handle after a move or an attack)"
+    );
+    assert!(p.game.state.find_model("R.1").is_none(), "it stays dead");
 }

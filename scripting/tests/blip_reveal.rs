@@ -200,10 +200,36 @@ fn a_nested_behaviour_stays_budgeted() {
     assert!(f[0].starts_with("tests/inner.lua:3:"), "{f:?}");
     assert_eq!(p.game.to_move(), Some(Side::Heroes), "the game goes on");
     assert!(
-        p.game.state.blip("Z").is_some(),
-        "the outer behaviour is rolled back, reveal included: {:#?}",
+        p.game.state.blip("Z").is_none() && p.game.state.unit("Z").is_some(),
+        "the failed behaviours end where they failed; the reveal stands: {:#?}",
         p.events
     );
+}
+
+#[test]
+fn a_script_that_reveals_a_blip_and_then_fails_leaves_it_revealed() {
+    // RULES.md §8: a failed script ends where it failed; everything before stands (§7: the
+    // read revealed the Blip, and nothing a player has seen is taken back).
+    let subject = r#"return behaviour {
+  id = "subject", name = "SUBJECT", text = "Peeks, then breaks.",
+  perform = function(unit, game)
+    local b = game:blip("Z")
+    game:log("health " .. b.health)
+    error("broken after the peek")
+  end,
+}"#;
+    let p = run(subject, QUIET, "hidden", RevealTrigger::Never);
+    assert_eq!(
+        failures(&p.events),
+        vec!["tests/subject.lua:6: broken after the peek".to_string()]
+    );
+    assert_eq!(
+        reveals(&p)[1],
+        ("Z".to_string(), RevealCause::Stat, Side::Overmind)
+    );
+    assert!(p.game.state.blip("Z").is_none(), "Z stays revealed");
+    assert_eq!(p.game.state.unit("Z").map(|u| u.models.len()), Some(2));
+    assert_eq!(logs(&p), vec![("R".to_string(), "health 3".to_string())]);
 }
 
 #[test]
@@ -224,4 +250,39 @@ fn lua_randomness_comes_from_the_game_rng() {
         a.game.state.rng, quiet.game.state.rng,
         "the rolls were drawn from the game's RNG"
     );
+}
+
+#[test]
+fn a_nested_behaviour_sees_its_own_storage() {
+    let subject = r#"return behaviour {
+  id = "subject", name = "SUBJECT", text = "Keeps a note, peeks, reads the note.",
+  perform = function(unit, game)
+    game.storage.who = "outer"
+    local b = game:blip("Z")
+    game:log("outer sees " .. game.storage.who .. " after health " .. b.health)
+  end,
+}"#;
+    let inner = r#"return behaviour {
+  id = "spin", name = "SPIN", text = "Keeps its own note.",
+  perform = function(unit, game)
+    game:log("inner sees " .. tostring(game.storage.who))
+    game.storage.who = "inner"
+  end,
+}"#;
+    let p = run(subject, inner, "hidden", RevealTrigger::Always);
+    assert!(failures(&p.events).is_empty(), "{:#?}", p.events);
+    assert_eq!(
+        logs(&p),
+        vec![
+            ("Z".to_string(), "inner sees nil".to_string()),
+            (
+                "R".to_string(),
+                "outer sees outer after health 3".to_string()
+            )
+        ]
+    );
+    use overmind_core::storage::{Key, Value};
+    let note = |s: &str| Value::Table(vec![(Key::Str("who".into()), Value::Str(s.into()))]);
+    assert_eq!(p.game.state.storage("subject"), Some(&note("outer")));
+    assert_eq!(p.game.state.storage("spin"), Some(&note("inner")));
 }

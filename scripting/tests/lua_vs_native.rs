@@ -111,6 +111,76 @@ fn rush_of_a_three_model_unit_moves_model_by_model_in_the_overminds_order() {
 }
 
 #[test]
+fn rush_may_decline_its_melee_attack_but_not_its_move() {
+    let mut s = rush_scene(vec![("H", "brawler", [0, 2])], [5, 2], "rusher", 1).die(all_hits());
+    // Where to end the move (asked: equally good squares), then no to the Melee attack. The
+    // move itself is not asked: it is a "must".
+    s.answers = vec![0, 1];
+    s.steps = vec![mv("H", 1, 2)];
+    let p = same(&s);
+    assert_eq!(
+        moved_steps(&p.events, "R.1"),
+        3,
+        "it still moves next to the Hero"
+    );
+    assert!(
+        attacks(&p.events, AttackKind::Melee).is_empty(),
+        "{:#?}",
+        p.decisions
+    );
+    let confirms: Vec<_> = p
+        .decisions
+        .iter()
+        .filter(|(d, _)| d.kind == DecisionKind::Confirm)
+        .collect();
+    assert_eq!(confirms.len(), 1, "{:#?}", p.decisions);
+    assert!(confirms[0].0.prompt.contains("Melee"), "{:#?}", confirms);
+}
+
+#[test]
+fn rush_whose_first_model_is_killed_by_overwatch_still_completes() {
+    // K, the closest visible Hero, stands on Overwatch: its short-range shot (CV 2, all hits,
+    // no shields) kills the first rusher on its first step. The others rush on.
+    let mut s = rush_scene(
+        vec![("H", "brawler", [0, 2]), ("K", "trooper", [8, 5])],
+        [9, 2],
+        "rusher",
+        3,
+    )
+    .die(all_hits());
+    s.steps = vec![
+        Step::Act(Action::Overwatch { unit: "K".into() }),
+        mv("H", 1, 2),
+    ];
+    let p = same(&s);
+    let killed: Vec<(String, Option<String>)> = p
+        .events
+        .iter()
+        .filter_map(|e| match e {
+            Event::ModelKilled { model, by, .. } => Some((model.clone(), by.clone())),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(killed.len(), 1, "{:#?}", p.events);
+    assert_eq!(killed[0].1.as_deref(), Some("K"));
+    let dead = &killed[0].0;
+    assert_eq!(performed(&p.events), vec!["rush"], "RUSH does not fail");
+    assert!(p.game.state.find_model(dead).is_none(), "{dead} stays dead");
+    let survivors: Vec<String> = p
+        .game
+        .state
+        .unit("R")
+        .map(|u| u.models.iter().map(|m| m.id.clone()).collect())
+        .unwrap_or_default();
+    assert_eq!(survivors.len(), 2);
+    assert!(
+        survivors.iter().any(|m| moved_steps(&p.events, m) > 0),
+        "the others rush on: {:#?}",
+        p.events
+    );
+}
+
+#[test]
 fn rush_breaks_ties_between_equally_close_heroes_by_asking() {
     let mut s = rush_scene(
         vec![("A", "brawler", [1, 1]), ("B", "brawler", [2, 3])],
@@ -174,10 +244,30 @@ fn quick_shot_asks_which_hero_and_shoots_the_answer() {
     let mut s = Scene::new(open(12, 6)).die(all_hits());
     s.heroes = vec![("A", "brawler", [0, 1]), ("B", "brawler", [0, 3])];
     s.blips = vec![("Q", [4, 2], "sniper", 2)];
-    s.answers = vec![0, 1];
+    // Where the second model goes, yes to the shot, then the second Hero.
+    s.answers = vec![0, 0, 1];
     s.steps = vec![mv("A", 1, 1)];
     let p = same(&s);
-    assert_eq!(attacks(&p.events, AttackKind::Shoot).len(), 1);
+    let shots = attacks(&p.events, AttackKind::Shoot);
+    assert_eq!(shots.len(), 1);
+    assert_eq!(shots[0].0, "B", "{:#?}", p.decisions);
+}
+
+#[test]
+fn quick_shot_may_be_declined() {
+    let mut s = Scene::new(open(12, 6)).die(all_hits());
+    s.heroes = vec![("H", "brawler", [0, 2])];
+    s.blips = vec![("Q", [3, 2], "shooter", 1)];
+    s.answers = vec![1];
+    s.steps = vec![mv("H", 1, 2)];
+    let p = same(&s);
+    let asked = p
+        .decisions
+        .iter()
+        .find(|(d, _)| d.kind == DecisionKind::Confirm);
+    assert!(asked.is_some_and(|(_, a)| *a == 1), "{:#?}", p.decisions);
+    assert!(attacks(&p.events, AttackKind::Shoot).is_empty());
+    assert_eq!(performed(&p.events), vec!["quick_shot"]);
 }
 
 #[test]
@@ -235,6 +325,65 @@ fn take_cover_moves_to_a_green_square_within_five() {
         "the second model finds the square taken or none: {:#?}",
         p.events
     );
+}
+
+/// The squares a TAKE COVER decision offered, and the answer.
+fn cover_choice(p: &Played) -> (Vec<Choice>, usize) {
+    let (d, answer) = p
+        .decisions
+        .iter()
+        .find(|(d, _)| d.kind == DecisionKind::Choice)
+        .unwrap_or_else(|| panic!("no choice asked: {:#?}", p.decisions));
+    (d.options.clone(), *answer)
+}
+
+#[test]
+fn take_cover_offers_every_cover_square_in_reach_and_staying_and_goes_where_told() {
+    let green = [(9, 2), (8, 5), (11, 0), (0, 0), (2, 5)];
+    let mut b = MapBuilder::new(12, 6);
+    for (x, y) in green {
+        b.set_terrain(Pos::new(x, y), Terrain::Green);
+    }
+    let mut s = Scene::new(b.build());
+    s.heroes = vec![("H", "brawler", [0, 2])];
+    s.blips = vec![("C", [6, 2], "coward", 1)];
+    s.answers = vec![1];
+    s.steps = vec![mv("H", 1, 2)];
+    let p = same(&s);
+    let (options, answer) = cover_choice(&p);
+    assert_eq!(
+        options.last(),
+        Some(&Choice::Id("stay".into())),
+        "{options:?}"
+    );
+    let mut squares: Vec<Pos> = options
+        .iter()
+        .filter_map(|c| match c {
+            Choice::Square(q) => Some(*q),
+            _ => None,
+        })
+        .collect();
+    squares.sort();
+    // Within 5 squares of (6,2): not (0,0), six away.
+    let mut want: Vec<Pos> = [(9, 2), (8, 5), (11, 0), (2, 5)]
+        .iter()
+        .map(|&(x, y)| Pos::new(x, y))
+        .collect();
+    want.sort();
+    assert_eq!(squares, want, "{options:?}");
+    let Choice::Square(chosen) = options[answer] else {
+        panic!("{options:?}")
+    };
+    assert_eq!(pos(&p, "C.1"), chosen, "{:#?}", p.events);
+
+    // The rules' reach: within 3, only the two nearest remain.
+    s.rules.take_cover_steps = 3;
+    s.answers = vec![];
+    let p = same(&s);
+    let (options, _) = cover_choice(&p);
+    let mut offered: Vec<String> = options.iter().map(ToString::to_string).collect();
+    offered.sort();
+    assert_eq!(offered, vec!["8,5", "9,2", "stay"], "{options:?}");
 }
 
 #[test]

@@ -211,7 +211,8 @@ fn mv(unit: &str, x: i32, y: i32) -> Action {
     Action::Move {
         unit: unit.into(),
         to: Pos::new(x, y),
-    via: Vec::new(), }
+        via: Vec::new(),
+    }
 }
 
 /// Drop a Blip holding one `kind` alien in the hero's sight; the hero's next step reveals

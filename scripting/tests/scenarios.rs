@@ -181,7 +181,7 @@ fn map_and_placement_problems_point_into_the_scenario_file() {
 fn failed_expectations_say_what_was_expected_and_what_happened() {
     let set = base_set();
     let text = format!(
-        "[[scenario]]\nname = \"wrong on purpose\"\n{OPEN}dice = \"blanks\"\nactions = [\"move H 0,1\"]\nanswers = {{ overmind = [\"quick_shot\", 7] }}\n\n[[scenario.heroes]]\nid = \"H\"\nprofile = \"vance\"\nat = [0, 2]\n\n[[scenario.blips]]\nid = \"Q\"\nat = [4, 2]\nholds = \"spitter\"\n\n[[scenario.expect]]\nat = {{ model = \"Q.1\", square = [5, 2] }}\n\n[[scenario.expect]]\nevent = \"attack\"\nkind = \"melee\"\n\n[[scenario.expect]]\nwinner = \"heroes\"\n"
+        "[[scenario]]\nname = \"wrong on purpose\"\n{OPEN}dice = \"blanks\"\nactions = [\"move H 0,1\"]\nanswers = {{ overmind = [\"quick_shot\", \"yes\", 7] }}\n\n[[scenario.heroes]]\nid = \"H\"\nprofile = \"vance\"\nat = [0, 2]\n\n[[scenario.blips]]\nid = \"Q\"\nat = [4, 2]\nholds = \"spitter\"\n\n[[scenario.expect]]\nat = {{ model = \"Q.1\", square = [5, 2] }}\n\n[[scenario.expect]]\nevent = \"attack\"\nkind = \"melee\"\n\n[[scenario.expect]]\nwinner = \"heroes\"\n"
     );
     let t = Temp::new("wrong", &text);
     let results = match scenario::run_file(&set, t.path()) {

@@ -1211,3 +1211,89 @@ fn sandbox_errors_read_path_and_line() {
     assert_eq!(err.to_string(), format!("{long}:1: nope"));
     arena.assert_unharmed("syntax");
 }
+
+// ---------------------------------------------------------------------------------------------
+// State between runs of a script (RULES.md §8: scripts keep nothing between calls)
+// ---------------------------------------------------------------------------------------------
+
+/// Runs the script's top level again (`Sandbox::instantiate`) and calls the function it
+/// returns.
+fn fresh_run(arena: &Arena, script: &Script) -> Result<String, ScriptError> {
+    let mut r = rng(3);
+    arena.sandbox.call_with_rng(&mut r, |_| {
+        let values = arena.sandbox.instantiate(script.compiled())?;
+        match values.into_iter().next() {
+            Some(Value::Function(f)) => Ok(show(&f.call::<Value>(())?)),
+            other => Ok(format!("{other:?}")),
+        }
+    })
+}
+
+#[test]
+fn every_run_of_a_script_has_fresh_globals_and_fresh_top_level_locals() {
+    let _watchdog = Watchdog::start("fresh");
+    let arena = Arena::new(Limits::default());
+    let script = arena
+        .sandbox
+        .load_script(
+            "attacks/fresh.lua",
+            r#"
+            runs = (runs or 0) + 1
+            local calls = 0
+            local kept = rawequal(_G.kept, nil) and {} or _G.kept
+            _G.kept = kept
+            setmetatable(_G, { __index = function() return "leaked" end })
+            return function()
+              calls = calls + 1
+              kept[#kept + 1] = calls
+              return runs .. " " .. calls .. " " .. #kept .. " " .. tostring(nothing_here)
+            end
+            "#,
+        )
+        .expect("loads");
+    // The function the load returned keeps its own run's state, as any closure does...
+    assert_eq!(arena.call_returned(&script).as_deref(), Ok("1 1 1 leaked"));
+    assert_eq!(arena.call_returned(&script).as_deref(), Ok("1 2 2 leaked"));
+    // ...but every new run starts from nothing, however the earlier runs left their globals.
+    for _ in 0..3 {
+        assert_eq!(fresh_run(&arena, &script).as_deref(), Ok("1 1 1 leaked"));
+    }
+    arena.assert_unharmed("fresh");
+}
+
+#[test]
+fn a_script_cannot_close_the_compiled_function_early_to_keep_state_outside_it() {
+    let _watchdog = Watchdog::start("breakout");
+    let arena = Arena::new(Limits::default());
+    for source in [
+        "end local keep = {} return function(_ENV, ...) return keep",
+        "return 1 end local keep = 0 return function() keep = keep + 1 return keep end --",
+        "end)(",
+        "]] end --[[",
+    ] {
+        let err = arena
+            .sandbox
+            .load_script("attacks/breakout.lua", source)
+            .expect_err(source);
+        assert_eq!(err.kind(), ErrorKind::Syntax, "{source}: {err}");
+        assert!(
+            err.to_string().starts_with("attacks/breakout.lua:1: "),
+            "{source}: {err}"
+        );
+    }
+    // What parses on its own runs as written: a trailing comment, the chunk's `...`, lines.
+    let script = arena
+        .sandbox
+        .load_script(
+            "attacks/edges.lua",
+            "local n = select('#', ...)\nreturn function() return n .. ' ' .. type(_ENV) end -- end",
+        )
+        .expect("loads");
+    assert_eq!(fresh_run(&arena, &script).as_deref(), Ok("0 table"));
+    let err = arena
+        .sandbox
+        .load_script("attacks/line.lua", "\n\nerror('third line')")
+        .expect_err("runtime error");
+    assert_eq!(err.to_string(), "attacks/line.lua:3: third line");
+    arena.assert_unharmed("breakout");
+}

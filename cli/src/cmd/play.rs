@@ -225,6 +225,11 @@ fn play(
         let line = match input {
             Input::Idle => continue,
             Input::Eof => return Some("end of input"),
+            Input::Invalid(m) => {
+                // Said, and the game goes on.
+                frontend.borrow_mut().error(&m, None);
+                continue;
+            }
             Input::Line(l) => l,
         };
         match command::parse(&line, &session.names()) {

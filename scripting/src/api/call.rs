@@ -90,25 +90,23 @@ impl Calls {
     ///
     /// # Errors
     /// No behaviour is running, or `make` failed.
-    pub(crate) fn storage(&self, make: impl FnOnce() -> mlua::Result<Table>) -> mlua::Result<Table> {
-        if let Some(t) = self.storage.borrow().last().map(|s| s.table.clone()) {
-            if let Some(t) = t {
-                return Ok(t);
+    pub(crate) fn storage(
+        &self,
+        make: impl FnOnce() -> mlua::Result<Table>,
+    ) -> mlua::Result<Table> {
+        match self.storage.borrow().last() {
+            Some(StorageSlot { table: Some(t), .. }) => return Ok(t.clone()),
+            Some(_) => {}
+            None => {
+                return Err(mlua::Error::runtime(
+                    "game.storage can only be used while a behaviour performs (not when a \
+                     script loads)",
+                ))
             }
-        } else {
-            return Err(mlua::Error::runtime(
-                "game.storage can only be used while a behaviour performs (not when a script \
-                 loads)",
-            ));
         }
         let t = make()?;
-        let mut slots = self.storage.borrow_mut();
-        let id = slots.last().map(|s| s.id.clone());
-        // Calls of the same behaviour further out share it from now on too.
-        for s in slots.iter_mut().rev() {
-            if Some(&s.id) == id.as_ref() && s.table.is_none() {
-                s.table = Some(t.clone());
-            }
+        if let Some(slot) = self.storage.borrow_mut().last_mut() {
+            slot.table = Some(t.clone());
         }
         Ok(t)
     }

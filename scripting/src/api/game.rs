@@ -3,12 +3,14 @@
 
 use super::args::{self, err, no_more, place, Args, PlaceArg};
 use super::blip::BlipRef;
-use super::call::with_ctx;
+use super::call::{with_ctx, Calls};
 use super::rules::RulesRef;
+use super::storage;
 use super::unit::UnitRef;
 use super::{method, Class, Field, FieldDoc, FnDoc, Method, Param, Ret};
 use mlua::{Lua, MultiValue, Value, Variadic};
 use overmind_core::{BehaviourCtx, ModelInfo, Pos, Side, Terrain};
+use std::rc::Rc;
 use std::sync::Arc;
 
 /// The one `game` object; every call reaches the behaviour now running.
@@ -248,6 +250,19 @@ fn log(lua: &Lua, _: &GameRef, a: MultiValue) -> mlua::Result<MultiValue> {
     args::none()
 }
 
+/// `game.storage`: the running call's table, built from the game state on the first read.
+fn storage(lua: &Lua) -> mlua::Result<Value> {
+    let calls = lua
+        .app_data_ref::<Rc<Calls>>()
+        .map(|c| Rc::clone(&c))
+        .ok_or_else(|| mlua::Error::runtime("internal: the Lua API is not set up"))?;
+    let t = calls.storage(|| {
+        let saved = with_ctx(lua, |_, ctx| Ok(ctx.storage().cloned()))?;
+        storage::to_lua(lua, saved.as_ref())
+    })?;
+    Ok(Value::Table(t))
+}
+
 /// The `Game` class.
 pub(crate) static GAME: Class<GameRef> = Class {
     name: "Game",
@@ -266,6 +281,22 @@ pub(crate) static GAME: Class<GameRef> = Class {
                 let r = with_ctx(lua, |_, ctx| Ok(Arc::clone(&ctx.state().rules)))?;
                 Ok(Value::UserData(lua.create_any_userdata(RulesRef(r))?))
             },
+        },
+        Field {
+            doc: FieldDoc {
+                name: "storage",
+                ty: "table",
+                doc: "What this behaviour keeps between calls: a table of plain values (nil, \
+                      booleans, numbers, strings and tables of these, with integer or string \
+                      keys), part of the game state (saved, replayed, copied for look-ahead). \
+                      Each behaviour id has its own. Change its contents (`game.storage.n = \
+                      (game.storage.n or 0) + 1`); when the call ends, also by an error, it is \
+                      checked and kept. Anything else in it (a function, a handle, a table with a \
+                      metatable or a cycle, NaN, more than 10,000 values or 1 MiB of strings, \
+                      tables deeper than 32) fails the behaviour, and the storage keeps its \
+                      earlier contents. Nothing else a script holds outlives the call.",
+            },
+            get: |lua, _| storage(lua),
         },
         Field {
             doc: FieldDoc { name: "round", ty: "integer", doc: "The current round, from 1." },

@@ -16,6 +16,7 @@ pub(crate) mod globals;
 pub(crate) mod model;
 pub(crate) mod rules;
 pub mod shape;
+pub(crate) mod storage;
 pub(crate) mod unit;
 
 use crate::{Sandbox, ScriptError};
@@ -250,6 +251,22 @@ impl<T: 'static> ApiTable for Class<T> {
                 }
             }
             reg.add_meta_field(MetaMethod::Index, methods);
+            let var = self.var;
+            reg.add_meta_function(MetaMethod::NewIndex, move |lua, (_, k): (Value, Value)| {
+                let key = match &k {
+                    Value::String(s) => s.to_string_lossy(),
+                    other => args::describe_key(other),
+                };
+                let hint = if name == "Game" && key == "storage" {
+                    " (change what it holds instead: game.storage.x = ..., or set its keys to nil)"
+                } else {
+                    ""
+                };
+                let e = mlua::Error::runtime(format!(
+                    "{var}.{key} cannot be assigned: {name} handles are read-only{hint}"
+                ));
+                Err::<(), _>(located(lua, e))
+            });
             reg.add_meta_method(MetaMethod::ToString, move |_, this: &T, ()| {
                 Ok(format!("{name}({})", key(this)))
             });

@@ -28,6 +28,42 @@ fn own(ctx: &overmind_core::BehaviourCtx<'_, '_>, func: &str, m: &ModelInfo) -> 
     }
 }
 
+/// Is the model still on the map (not killed)?
+pub(crate) fn alive(ctx: &overmind_core::BehaviourCtx<'_, '_>, model: &str) -> bool {
+    ctx.state().find_model(model).is_some()
+}
+
+/// The error for acting with (or on) a model that is gone: killed during the action now
+/// resolving, by whom when known.
+pub(crate) fn gone(
+    ctx: &overmind_core::BehaviourCtx<'_, '_>,
+    func: &str,
+    model: &str,
+) -> mlua::Error {
+    let why = match ctx.killed(model) {
+        Some(Some(by)) => format!("{model} was killed by {by}"),
+        Some(None) => format!("{model} was killed"),
+        None => format!("{model} is not on the map"),
+    };
+    mlua::Error::runtime(format!(
+        "{func}: {why} (check `model.alive` before using a handle after a move or an attack)"
+    ))
+}
+
+/// A model of the performing unit that is still on the map.
+fn acting(
+    ctx: &overmind_core::BehaviourCtx<'_, '_>,
+    func: &str,
+    m: &ModelInfo,
+) -> mlua::Result<()> {
+    own(ctx, func, m)?;
+    if alive(ctx, &m.id) {
+        Ok(())
+    } else {
+        Err(gone(ctx, func, &m.id))
+    }
+}
+
 fn move_towards(lua: &Lua, this: &ModelRef, a: MultiValue) -> mlua::Result<MultiValue> {
     let a = Args::new("move_towards", a);
     a.at_most(2)?;
@@ -35,7 +71,7 @@ fn move_towards(lua: &Lua, this: &ModelRef, a: MultiValue) -> mlua::Result<Multi
     let steps = a.steps(1, "steps")?;
     let m = this.0.clone();
     let moved = with_ctx(lua, move |_, ctx| {
-        own(ctx, "move_towards", &m)?;
+        acting(ctx, "move_towards", &m)?;
         let steps = steps.unwrap_or_else(|| ctx.move_left(&m.id));
         let goal = target.goal(ctx);
         ctx.move_towards(&m.id, goal, steps)
@@ -60,7 +96,7 @@ fn move_to(lua: &Lua, this: &ModelRef, a: MultiValue) -> mlua::Result<MultiValue
     };
     let m = this.0.clone();
     let moved = with_ctx(lua, move |_, ctx| {
-        own(ctx, "move_to", &m)?;
+        acting(ctx, "move_to", &m)?;
         ctx.move_to(&m.id, to).map_err(|e| core_err("move_to", &e))
     })?;
     args::one(moved, lua)
@@ -75,7 +111,7 @@ fn reachable(lua: &Lua, this: &ModelRef, a: MultiValue) -> mlua::Result<MultiVal
     Args::new("reachable", a).at_most(0)?;
     let m = this.0.clone();
     let squares = with_ctx(lua, move |_, ctx| {
-        own(ctx, "reachable", &m)?;
+        acting(ctx, "reachable", &m)?;
         ctx.reachable(&m.id).map_err(|e| core_err("reachable", &e))
     })?;
     let t = lua.create_table_with_capacity(squares.len(), 0)?;
@@ -91,7 +127,7 @@ fn move_left(lua: &Lua, this: &ModelRef, a: MultiValue) -> mlua::Result<MultiVal
     Args::new("move_left", a).at_most(0)?;
     let m = this.0.clone();
     let left = with_ctx(lua, move |_, ctx| {
-        own(ctx, "move_left", &m)?;
+        acting(ctx, "move_left", &m)?;
         Ok(ctx.move_left(&m.id))
     })?;
     args::one(left, lua)
@@ -106,9 +142,9 @@ pub(crate) static MODEL: Class<ModelRef> = Class {
     name: "Model",
     var: "model",
     doc: "A figure on the map — a Hero or one model of an Alien Unit — as it was when the API \
-          returned the handle. Fields are a snapshot: after a move, `game:model(model.id)` gives a \
-          fresh one. Handles compare equal (`==`) when they name the same model. Only models of \
-          the performing unit can move.",
+          returned the handle. Fields are a snapshot (but `alive`, read live): after a move, \
+          `game:model(model.id)` gives a fresh one. Handles compare equal (`==`) when they name \
+          the same model. Only models of the performing unit can move, and only while alive.",
     key: |m| m.0.id.clone(),
     singleton: None,
     fields: &[
@@ -141,8 +177,21 @@ pub(crate) static MODEL: Class<ModelRef> = Class {
             get: |lua, m| Ok(Value::Table(args::square(lua, m.0.pos)?)),
         },
         Field {
-            doc: FieldDoc { name: "health", ty: "integer", doc: "Its Health." },
+            doc: FieldDoc { name: "health", ty: "integer", doc: "Its Health (when the handle was made)." },
             get: |_, m| Ok(Value::Integer(i64::from(m.0.health))),
+        },
+        Field {
+            doc: FieldDoc {
+                name: "alive",
+                ty: "boolean",
+                doc: "Is the model still on the map? Read live, not from the snapshot: false once \
+                      it was killed (by Overwatch during its own move, say). Any action with a \
+                      killed model raises an error saying who killed it.",
+            },
+            get: |lua, m| {
+                let id = m.0.id.clone();
+                Ok(Value::Boolean(with_ctx(lua, move |_, ctx| Ok(alive(ctx, &id)))?))
+            },
         },
     ],
     methods: &[

@@ -3,17 +3,19 @@
 
 use super::args::{self, core_err, err, Args};
 use super::call::with_ctx;
-use super::model::side_name;
+use super::model::{self, side_name};
 use super::{method, Class, Field, FieldDoc, FnDoc, Method, Param, Ret};
 use mlua::{Lua, MultiValue, Value};
 use overmind_core::{BehaviourCtx, Side};
 
-/// A unit handle: its id, side and type as they were when the handle was made.
+/// A unit handle: its id, side, type and models as they were when the handle was made.
 #[derive(Clone, Debug)]
 pub(crate) struct UnitRef {
     pub(crate) id: String,
     pub(crate) side: Side,
     pub(crate) kind: Option<String>,
+    /// Its model ids then, to say which were killed when it has none left.
+    pub(crate) models: Vec<String>,
 }
 
 impl UnitRef {
@@ -24,6 +26,7 @@ impl UnitRef {
             id: u.id.clone(),
             side: u.side,
             kind: u.kind().map(str::to_string),
+            models: u.models.iter().map(|m| m.id.clone()).collect(),
         })
     }
 }
@@ -37,6 +40,49 @@ fn performing(ctx: &BehaviourCtx<'_, '_>, func: &str, unit: &str) -> mlua::Resul
             "{func}: only the performing unit {} can do this, not {unit}",
             ctx.unit()
         ))
+    }
+}
+
+/// Does the unit still have a model on the map?
+fn unit_alive(ctx: &BehaviourCtx<'_, '_>, unit: &str) -> bool {
+    ctx.state().unit(unit).is_some_and(|u| !u.models.is_empty())
+}
+
+/// The performing unit acts: it must have a model left; if not, say who killed them.
+fn acting(ctx: &BehaviourCtx<'_, '_>, func: &str, this: &UnitRef) -> mlua::Result<()> {
+    performing(ctx, func, &this.id)?;
+    if unit_alive(ctx, &this.id) {
+        return Ok(());
+    }
+    let killed: Vec<String> = this
+        .models
+        .iter()
+        .filter_map(|m| match ctx.killed(m) {
+            Some(Some(by)) => Some(format!("{m} was killed by {by}")),
+            Some(None) => Some(format!("{m} was killed")),
+            None => None,
+        })
+        .collect();
+    let why = if killed.is_empty() {
+        String::new()
+    } else {
+        format!(": {}", killed.join(", "))
+    };
+    err(format!(
+        "{func}: {} has no model left on the map{why} (check `unit.alive`)",
+        this.id
+    ))
+}
+
+/// An attack's target model must still be there; if it was killed, say so.
+fn target_there(ctx: &BehaviourCtx<'_, '_>, func: &str, target: &str) -> mlua::Result<()> {
+    if ctx.state().unit(target).is_some()
+        || model::alive(ctx, target)
+        || ctx.killed(target).is_none()
+    {
+        Ok(())
+    } else {
+        Err(model::gone(ctx, func, target))
     }
 }
 
@@ -87,9 +133,10 @@ fn attack(
     a.at_most(2)?;
     let target = a.target(0, "target")?;
     let penalty = a.attack_options(1)?;
-    let id = this.id.clone();
+    let this = this.clone();
     with_ctx(lua, move |_, ctx| {
-        performing(ctx, func, &id)?;
+        acting(ctx, func, &this)?;
+        target_there(ctx, func, &target)?;
         let r = if func == "melee" {
             ctx.melee(&target, penalty)
         } else {
@@ -112,9 +159,10 @@ fn fear(lua: &Lua, this: &UnitRef, a: MultiValue) -> mlua::Result<MultiValue> {
     let a = Args::new("fear", a);
     a.at_most(1)?;
     let hero = a.target(0, "hero")?;
-    let id = this.id.clone();
+    let this = this.clone();
     with_ctx(lua, move |_, ctx| {
-        performing(ctx, "fear", &id)?;
+        acting(ctx, "fear", &this)?;
+        target_there(ctx, "fear", &hero)?;
         ctx.fear(&hero).map_err(|e| core_err("fear", &e))
     })?;
     args::none()
@@ -125,11 +173,15 @@ fn move_towards(lua: &Lua, this: &UnitRef, a: MultiValue) -> mlua::Result<MultiV
     a.at_most(2)?;
     let target = a.target_of_move(0, "target")?;
     let steps = a.steps(1, "steps")?;
-    let id = this.id.clone();
+    let this = this.clone();
     let moved = with_ctx(lua, move |_, ctx| {
-        performing(ctx, "move_towards", &id)?;
+        acting(ctx, "move_towards", &this)?;
         let mut total = 0;
-        for m in ctx.model_order(&id) {
+        for m in ctx.model_order(&this.id) {
+            // One killed while another moved (Overwatch, a Free Attack) moves no more.
+            if !model::alive(ctx, &m) {
+                continue;
+            }
             let steps = steps.unwrap_or_else(|| ctx.move_left(&m));
             let goal = target.goal(ctx);
             total += ctx
@@ -162,6 +214,19 @@ pub(crate) static UNIT: Class<UnitRef> = Class {
         Field {
             doc: FieldDoc { name: "side", ty: "\"heroes\"|\"overmind\"", doc: "Whose unit it is." },
             get: |lua, u| str_value(lua, side_name(u.side)),
+        },
+        Field {
+            doc: FieldDoc {
+                name: "alive",
+                ty: "boolean",
+                doc: "Has the unit a model left on the map? Read live: false once all its models \
+                      were killed. Acting with a unit that has none raises an error saying who \
+                      killed them.",
+            },
+            get: |lua, u| {
+                let id = u.id.clone();
+                Ok(Value::Boolean(with_ctx(lua, move |_, ctx| Ok(unit_alive(ctx, &id)))?))
+            },
         },
         Field {
             doc: FieldDoc { name: "kind", ty: "string?", doc: "Its Alien Type id (Hero profile id for a Hero); nil once it has no models." },
@@ -219,8 +284,9 @@ pub(crate) static UNIT: Class<UnitRef> = Class {
                 returns: &[],
                 doc: "The performing unit's Melee attack: every model of it that can fight the \
                       target adds its CV. At most one per behaviour. Raises an error when no model \
-                      is adjacent with Line of Sight, when the target is a Blip or on the \
-                      Overmind's side, or when the unit already made its Melee attack.",
+                      is adjacent with Line of Sight, when the target is a Blip, on the \
+                      Overmind's side or killed, when the unit has no model left, or when it \
+                      already made its Melee attack.",
             },
             make: |lua| method(lua, melee),
         },
@@ -234,7 +300,8 @@ pub(crate) static UNIT: Class<UnitRef> = Class {
                 returns: &[],
                 doc: "The performing unit's Shoot attack: every model that can shoot the target \
                       adds its CV for the range band. At most one per behaviour. Raises an error \
-                      when no model has the target in range and Line of Sight, or it is adjacent.",
+                      when no model has the target in range and Line of Sight, or it is adjacent, \
+                      or when the unit has no model left.",
             },
             make: |lua| method(lua, shoot),
         },
@@ -258,7 +325,8 @@ pub(crate) static UNIT: Class<UnitRef> = Class {
                 ],
                 returns: &[Ret { ty: "integer", doc: "Squares moved by all models together." }],
                 doc: "Moves every model of the performing unit towards the target, one by one in \
-                      the order the Overmind picks (`game:model_order`).",
+                      the order the Overmind picks (`game:model_order`); a model killed meanwhile \
+                      is skipped. Raises an error when the unit has no model left.",
             },
             make: |lua| method(lua, move_towards),
         },

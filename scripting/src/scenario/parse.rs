@@ -32,8 +32,8 @@ struct RawScenario {
     blips: Option<Vec<RawBlip>>,
     #[serde(default)]
     units: Vec<RawUnit>,
-    pool: Option<Vec<PoolEntry>>,
-    decoys: Option<u32>,
+    pool: Option<Vec<Spanned<PoolEntry>>>,
+    decoys: Option<Spanned<u32>>,
     objective: Option<Objective>,
     max_rounds: Option<Spanned<u32>>,
     seed: Option<u64>,
@@ -117,21 +117,33 @@ impl<'t> Source<'t> {
 
 /// Read and check every scenario of a file.
 pub(super) fn load(set: &PackSet, path: &Path) -> Result<Vec<Scenario>, Vec<Problem>> {
-    let text = match std::fs::read_to_string(path) {
+    let text = match overmind_core::source::read_text(path) {
         Ok(t) => t,
-        Err(e) => return Err(vec![Problem::new(path, 0, 0, format!("cannot read: {e}"))]),
+        Err(e) => return Err(vec![Problem::new(path, e.line, e.column, e.message)]),
     };
     let src = Source::new(path, &text);
     let (root, syntax) = DeTable::parse_recoverable(&text);
     if !syntax.is_empty() {
-        return Err(syntax
+        let mut problems: Vec<Problem> = syntax
             .iter()
+            .take(overmind_core::source::MAX_PROBLEMS + 1)
             .map(|e| {
                 let span = e.span().unwrap_or(0..0);
                 let msg = e.message().lines().collect::<Vec<_>>().join("; ");
                 src.problem(&span, format!("invalid TOML: {msg}"))
             })
-            .collect());
+            .collect();
+        let left_out = syntax.len().saturating_sub(problems.len());
+        overmind_core::source::cap_problems_at(
+            &mut problems,
+            overmind_core::source::MAX_PROBLEMS,
+            left_out,
+            |first, n| Problem {
+                message: overmind_core::source::more_problems(n),
+                ..first.clone()
+            },
+        );
+        return Err(problems);
     }
     let mut problems = Vec::new();
     let mut scenarios: Vec<Scenario> = Vec::new();
@@ -173,7 +185,15 @@ pub(super) fn load(set: &PackSet, path: &Path) -> Result<Vec<Scenario>, Vec<Prob
                 ));
             }
             names.push((raw.name.get_ref().clone(), line));
-            match build(set, &src, raw, line, item.span()) {
+            // The `rules` table as written, so its settings are checked with their positions.
+            let rules = match item.get_ref() {
+                DeValue::Table(t) => t
+                    .iter()
+                    .find(|(k, _)| k.get_ref().as_ref() == "rules")
+                    .map(|(_, v)| v.clone()),
+                _ => None,
+            };
+            match build(set, &src, raw, rules.as_ref(), line, item.span()) {
                 Ok(s) => scenarios.push(s),
                 Err(ps) => problems.extend(ps),
             }
@@ -187,7 +207,7 @@ pub(super) fn load(set: &PackSet, path: &Path) -> Result<Vec<Scenario>, Vec<Prob
     } else {
         // This file's problems in file order; those of a mission it names after them.
         problems.sort_by_key(|p| (p.path != path, p.line, p.column));
-        Err(problems)
+        Err(crate::problem::cap_per_file(problems))
     }
 }
 
@@ -270,25 +290,14 @@ fn base_setup(
     }
 }
 
-/// Overlay `table` on `rules`, key by key.
-fn merge_rules(rules: &Rules, table: &toml::Table) -> Result<Rules, String> {
-    let mut base = match toml::Value::try_from(rules) {
-        Ok(toml::Value::Table(t)) => t,
-        _ => return Err("the rules could not be read back".into()),
-    };
-    for (k, v) in table {
-        base.insert(k.clone(), v.clone());
-    }
-    toml::Value::Table(base)
-        .try_into::<Rules>()
-        .map_err(|e| e.message().trim().to_string())
-}
-
 /// Where `key` is written inside `span` of the text (the span's start when it is not found).
 fn key_in(src: &Source<'_>, span: &Range<usize>, key: &str) -> Range<usize> {
     let Some(body) = src.text.get(span.clone()) else {
         return span.clone();
     };
+    if key.is_empty() {
+        return span.clone();
+    }
     let mut from = 0;
     while let Some(i) = body.get(from..).and_then(|b| b.find(key)) {
         let at = from + i;
@@ -305,16 +314,21 @@ fn key_in(src: &Source<'_>, span: &Range<usize>, key: &str) -> Range<usize> {
 fn rules_for(
     src: &Source<'_>,
     raw: &RawScenario,
+    written: Option<&Spanned<DeValue<'_>>>,
     base: &Rules,
     problems: &mut Vec<Problem>,
 ) -> Rules {
     let mut rules = base.clone();
-    if let Some(t) = &raw.rules {
-        match merge_rules(&rules, t.get_ref()) {
+    if let (Some(t), Some(written)) = (&raw.rules, written) {
+        // Checked exactly as a `rules.toml` is: every key, type and range, where written.
+        match rules.overlay(written) {
             Ok(r) => rules = r,
-            Err(m) => {
-                let key = m.split('`').nth(1).unwrap_or("");
-                problems.push(src.problem(&key_in(src, &t.span(), key), format!("rules: {m}")));
+            Err(es) => {
+                for e in es {
+                    problems.push(src.problem(&e.span, format!("rules: {}", e.message)));
+                }
+                // Nothing more to say of rules that are not read.
+                return rules;
             }
         }
         if t.get_ref().contains_key("die") && (raw.dice.is_some() || raw.die.is_some()) {
@@ -436,6 +450,7 @@ fn build(
     set: &PackSet,
     src: &Source<'_>,
     raw: RawScenario,
+    written_rules: Option<&Spanned<DeValue<'_>>>,
     line: usize,
     header: Range<usize>,
 ) -> Result<Scenario, Vec<Problem>> {
@@ -485,21 +500,33 @@ fn build(
             .collect();
     }
     if let Some(p) = &raw.pool {
-        setup.pool = p.clone();
+        for entry in p {
+            for (_, m) in entry.get_ref().problems() {
+                problems.push(src.problem(&entry.span(), format!("pool: {m}")));
+            }
+        }
+        setup.pool = p.iter().map(|e| e.get_ref().clone()).collect();
     }
-    if raw.decoys.is_some() {
-        setup.decoys = raw.decoys;
+    if let Some(d) = &raw.decoys {
+        if let Some(m) = overmind_core::setup::decoys_problem(*d.get_ref()) {
+            problems.push(src.problem(&d.span(), m));
+        }
+        setup.decoys = Some(*d.get_ref());
     }
     if let Some(o) = &raw.objective {
         setup.objective = o.clone();
     }
     if let Some(m) = &raw.max_rounds {
-        if *m.get_ref() == 0 {
-            problems.push(src.problem(&m.span(), "max_rounds: expected at least 1"));
+        let max = overmind_core::rules::MAX_ROUNDS;
+        if !(1..=max).contains(m.get_ref()) {
+            problems.push(src.problem(
+                &m.span(),
+                format!("max_rounds: expected 1 to {max}, found {}", m.get_ref()),
+            ));
         }
         setup.max_rounds = Some(*m.get_ref());
     }
-    setup.rules = rules_for(src, &raw, &setup.rules, &mut problems);
+    setup.rules = rules_for(src, &raw, written_rules, &setup.rules, &mut problems);
     let fallback = match raw.fallback.as_ref().map(|f| f.get_ref().as_str()) {
         None | Some("first") => Fallback::First,
         Some("ai") => Fallback::Ai,

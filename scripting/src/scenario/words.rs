@@ -47,9 +47,17 @@ pub fn parse_action(text: &str) -> Result<Action, (usize, String)> {
             no_more(used)?;
             let unit = unit.to_string();
             if verb_lc == "move" {
-                Action::Move { unit, to , via: Vec::new() }
+                Action::Move {
+                    unit,
+                    to,
+                    via: Vec::new(),
+                }
             } else {
-                Action::Sprint { unit, to , via: Vec::new() }
+                Action::Sprint {
+                    unit,
+                    to,
+                    via: Vec::new(),
+                }
             }
         }
         "shoot" | "melee" => {
@@ -151,21 +159,24 @@ mod tests {
                 Action::Move {
                     unit: "H".into(),
                     to: Pos::new(3, 4),
-                via: Vec::new(), },
+                    via: Vec::new(),
+                },
             ),
             (
                 "MOVE  B1.2   3, 4",
                 Action::Move {
                     unit: "B1.2".into(),
                     to: Pos::new(3, 4),
-                via: Vec::new(), },
+                    via: Vec::new(),
+                },
             ),
             (
                 "sprint H 0,1",
                 Action::Sprint {
                     unit: "H".into(),
                     to: Pos::new(0, 1),
-                via: Vec::new(), },
+                    via: Vec::new(),
+                },
             ),
             (
                 "shoot H B1",

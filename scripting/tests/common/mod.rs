@@ -122,7 +122,8 @@ pub fn mv(unit: &str, x: i32, y: i32) -> Step {
     Step::Act(Action::Move {
         unit: unit.into(),
         to: Pos::new(x, y),
-    via: Vec::new(), })
+        via: Vec::new(),
+    })
 }
 
 /// A small game: a map, Heroes, face-down Blips (dropped in after the setup, so they may
