@@ -1,9 +1,38 @@
-//! Line of Sight benchmarks on a 20×20 demo-like map: after every step the engine asks whether
-//! any hero sees any Blip, so a query and the 6×12 recompute are the hot paths.
+//! Line of Sight benchmarks, side by side with a peer: the `line_drawing` crate's Supercover
+//! line with edge walls, which is what a grid game would use (walk the squares the line between
+//! the two centres passes through; blocked when a visited square other than the ends is an
+//! obstacle or a crossed edge is a wall). The peer is not the same rule (it tries one line,
+//! the exact rule tries every line), so it answers differently on some pairs; it is there to
+//! say what a cheap, usual LOS costs on the same map, pairs and units.
+//!
+//! Maps: the demo mission's 20×20 map, and the same map tiled 4×4 (80×80) and 8×8 (160×160),
+//! the tiles' borders left open. Units: random mid-game scenes, 6 Heroes and 12 Blips per
+//! 20×20 tile on random free squares. Pairs: random pairs of distinct free squares.
+//!
+//! - `los/<size>/supercover`: the peer on random pairs;
+//! - `los/<size>/exact_cold`: the exact rule on pairs the map was never asked about: each batch
+//!   runs on a fresh copy of the map (nothing remembered: no pair table entry, no memo) and
+//!   asks each unordered pair once;
+//! - `los/<size>/exact_warm`: the same pairs, same units, asked before (what the map remembers
+//!   about the pair and its units answers, where it can);
+//! - `los/<size>/exact_moved`: pairs asked before, but with units elsewhere (another scene):
+//!   only what walls and solid squares decide is reused;
+//! - `los/<size>/recompute_*`: every Hero against every Blip (6×12) on a random scene, as after
+//!   a move: `supercover`, `exact_cold` (fresh copy of the map for each scene) and
+//!   `exact_warm` (map warmed on those scenes before).
+//!
+//! With `LOS_ROUNDS=<n>` set, the binary first prints a table of the same measures taken in
+//! `n` interleaved rounds (per-thread CPU time, median per query), with each one's ratio to the
+//! peer, then runs criterion as usual.
 
-use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
-use overmind_core::{LineOfSight, LosRule, Map, MapBuilder, Obstacles, Pos};
+use criterion::{criterion_group, Criterion};
+use line_drawing::Supercover;
+use overmind_core::{Edge, LineOfSight, LosRule, Map, MapBuilder, Obstacles, Pos};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::collections::HashSet;
 use std::hint::black_box;
+use std::time::{Duration, Instant};
 
 /// 4×4 tiles of 5×5 squares: barracks and a reactor hall with doors, a solid wall line with a
 /// gate, a hut, crates (the demo mission's layout).
@@ -51,91 +80,466 @@ const MAP: &str = "
 +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
 ";
 
-/// Mid-game: the heroes have pushed up to the wall line; Blips are in the buildings, at the gate
-/// and in the open.
-const HEROES: [(i32, i32); 6] = [(3, 12), (6, 11), (9, 12), (10, 11), (14, 12), (17, 13)];
-const BLIPS: [(i32, i32); 12] = [
-    (3, 3),
-    (6, 5),
-    (10, 2),
-    (12, 6),
-    (15, 3),
-    (18, 6),
-    (0, 7),
-    (9, 9),
-    (11, 8),
-    (19, 9),
-    (5, 15),
-    (13, 17),
-];
-
-fn scene() -> (Map, Obstacles, Vec<(Pos, Pos)>) {
-    let map = MapBuilder::from_drawing(MAP).build();
-    let mut obstacles = Obstacles::new(&map);
-    let pos = |&(x, y): &(i32, i32)| Pos::new(x, y);
-    for p in HEROES.iter().chain(BLIPS.iter()).map(pos) {
-        obstacles.insert(p);
+/// The demo map tiled `t`×`t`; the tiles' own borders are left open (the big map's border is
+/// walled on build).
+fn tiled(t: i32) -> Map {
+    let demo = MapBuilder::from_drawing(MAP).build();
+    let (w, h) = (demo.width(), demo.height());
+    let mut mb = MapBuilder::new(w * t, h * t);
+    for ty in 0..t {
+        for tx in 0..t {
+            let (ox, oy) = (tx * w, ty * h);
+            for y in 0..h {
+                for x in 0..w {
+                    let p = Pos::new(x, y);
+                    mb.set_terrain(Pos::new(ox + x, oy + y), demo.terrain(p));
+                    if x > 0 {
+                        mb.set_west(ox + x, oy + y, demo.west_edge(x, y));
+                    }
+                    if y > 0 {
+                        mb.set_north(ox + x, oy + y, demo.north_edge(x, y));
+                    }
+                }
+            }
+        }
     }
-    let pairs = HEROES
-        .iter()
-        .flat_map(|h| BLIPS.iter().map(move |b| (pos(h), pos(b))))
-        .collect();
-    (map, obstacles, pairs)
+    mb.build()
+}
+
+/// The peer: the map as flags, one byte a square, and the `line_drawing` Supercover walk.
+struct Peer {
+    width: i32,
+    /// Bit 0: solid; bit 1: wall on the west edge; bit 2: wall on the north edge.
+    flags: Vec<u8>,
+}
+
+impl Peer {
+    fn of(map: &Map) -> Peer {
+        let flags = map
+            .squares()
+            .map(|p| {
+                u8::from(map.is_solid(p))
+                    | (u8::from(map.west_edge(p.x, p.y) == Edge::Wall) << 1)
+                    | (u8::from(map.north_edge(p.x, p.y) == Edge::Wall) << 2)
+            })
+            .collect();
+        Peer {
+            width: map.width(),
+            flags,
+        }
+    }
+
+    #[inline]
+    fn flag(&self, x: i32, y: i32) -> u8 {
+        self.flags[(y * self.width + x) as usize]
+    }
+
+    /// The wall between orthogonal neighbours.
+    #[inline]
+    fn wall(&self, (x0, y0): (i32, i32), (x1, y1): (i32, i32)) -> bool {
+        if y0 == y1 {
+            self.flag(x0.max(x1), y0) & 2 != 0
+        } else {
+            self.flag(x0, y0.max(y1)) & 4 != 0
+        }
+    }
+
+    #[inline]
+    fn blocked(&self, obstacles: &Obstacles, (x, y): (i32, i32)) -> bool {
+        self.flag(x, y) & 1 != 0 || obstacles.contains(Pos::new(x, y))
+    }
+
+    /// Walk the Supercover squares from `a`'s centre to `b`'s. A step through a corner (the
+    /// line through a grid point) gets by when one of the two ways round it is open.
+    fn visible(&self, obstacles: &Obstacles, a: Pos, b: Pos) -> bool {
+        let end = (b.x, b.y);
+        for (p0, p1) in Supercover::new((a.x, a.y), end).steps() {
+            if p0.0 != p1.0 && p0.1 != p1.1 {
+                let open = |m: (i32, i32)| {
+                    !self.wall(p0, m)
+                        && !self.wall(m, p1)
+                        && (m == end || !self.blocked(obstacles, m))
+                };
+                if !open((p1.0, p0.1)) && !open((p0.0, p1.1)) {
+                    return false;
+                }
+            } else if self.wall(p0, p1) {
+                return false;
+            }
+            if p1 != end && self.blocked(obstacles, p1) {
+                return false;
+            }
+        }
+        true
+    }
+}
+
+/// One size: the map, its peer, random scenes and random pairs.
+struct Setup {
+    name: String,
+    map: Map,
+    peer: Peer,
+    /// Random mid-game scenes: the units as obstacles, and the Heroes' and Blips' squares.
+    scenes: Vec<Scene>,
+    /// Distinct unordered pairs of distinct free squares.
+    pairs: Vec<(Pos, Pos)>,
+}
+
+struct Scene {
+    obstacles: Obstacles,
+    heroes: Vec<Pos>,
+    blips: Vec<Pos>,
+}
+
+const SCENES: usize = 16;
+/// The pair a fresh map is first asked about, never among the timed pairs.
+const TOUCH: (Pos, Pos) = (Pos::new(0, 0), Pos::new(1, 0));
+const PAIRS: usize = 2048;
+
+impl Setup {
+    fn new(tiles: i32, seed: u64) -> Setup {
+        let map = tiled(tiles);
+        let free: Vec<Pos> = map.squares().filter(|&p| !map.is_solid(p)).collect();
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let per_tile = (tiles * tiles) as usize;
+        let scenes = (0..SCENES)
+            .map(|_| {
+                let mut taken = HashSet::new();
+                let mut pick = |n: usize| {
+                    let mut out = Vec::new();
+                    while out.len() < n {
+                        let p = free[rng.random_range(0..free.len())];
+                        if taken.insert(p) {
+                            out.push(p);
+                        }
+                    }
+                    out
+                };
+                let heroes = pick(6 * per_tile);
+                let blips = pick(12 * per_tile);
+                let mut obstacles = Obstacles::new(&map);
+                for &p in heroes.iter().chain(&blips) {
+                    obstacles.insert(p);
+                }
+                // The recompute: 6 Heroes against 12 Blips.
+                let heroes = heroes[..6].to_vec();
+                let blips = blips[..12].to_vec();
+                Scene {
+                    obstacles,
+                    heroes,
+                    blips,
+                }
+            })
+            .collect();
+        let mut seen = HashSet::new();
+        let mut pairs = Vec::new();
+        while pairs.len() < PAIRS {
+            let a = free[rng.random_range(0..free.len())];
+            let b = free[rng.random_range(0..free.len())];
+            let key = (a.min(b), a.max(b));
+            if a != b && key != TOUCH && seen.insert(key) {
+                pairs.push((a, b));
+            }
+        }
+        Setup {
+            name: format!("{}x{}", map.width(), map.height()),
+            peer: Peer::of(&map),
+            map,
+            scenes,
+            pairs,
+        }
+    }
+
+    fn scene(&self, i: usize) -> &Scene {
+        &self.scenes[i % self.scenes.len()]
+    }
+
+    /// A copy of the map that remembers nothing about any pair.
+    fn fresh(&self) -> Map {
+        let fresh = self.map.clone();
+        // Whatever a map builds on its first query (bit sets, tables) is built here, as it
+        // would be long before in a game, by a pair that is not among `pairs`.
+        let (a, b) = TOUCH;
+        let _ = LosRule::Exact.visible(&fresh, &Obstacles::new(&fresh), a, b);
+        fresh
+    }
+}
+
+/// A clock: wall time (criterion) or this thread's CPU time (the rounds table).
+type Clock = fn() -> Duration;
+
+/// Wall time since the first call.
+fn wall_clock() -> Duration {
+    static START: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
+    START.get_or_init(Instant::now).elapsed()
+}
+
+/// This thread's CPU time so far (`/proc/thread-self/schedstat`: nanoseconds on the CPU).
+fn thread_cpu() -> Duration {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").unwrap_or_default();
+    let ns = text
+        .split_whitespace()
+        .next()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0);
+    Duration::from_nanos(ns)
+}
+
+/// Run `f` on `iters` pairs, cycling; the time taken.
+fn timed(
+    clock: Clock,
+    iters: u64,
+    pairs: &[(Pos, Pos)],
+    mut f: impl FnMut(Pos, Pos) -> bool,
+) -> Duration {
+    let start = clock();
+    let mut i = 0;
+    for _ in 0..iters {
+        let (a, b) = pairs[i];
+        black_box(f(black_box(a), black_box(b)));
+        i += 1;
+        if i == pairs.len() {
+            i = 0;
+        }
+    }
+    clock() - start
+}
+
+/// The measures, each as "time `n` runs": shared by criterion and the rounds table.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Measure {
+    Supercover,
+    ExactCold,
+    ExactWarm,
+    ExactMoved,
+    RecomputeSupercover,
+    RecomputeCold,
+    RecomputeWarm,
+}
+
+/// Fresh maps made at once for the cold recompute, one per scene.
+const FRESH_BATCH: usize = 16;
+
+impl Measure {
+    const ALL: [Measure; 7] = [
+        Measure::Supercover,
+        Measure::ExactCold,
+        Measure::ExactWarm,
+        Measure::ExactMoved,
+        Measure::RecomputeSupercover,
+        Measure::RecomputeCold,
+        Measure::RecomputeWarm,
+    ];
+
+    fn name(self) -> &'static str {
+        match self {
+            Measure::Supercover => "supercover",
+            Measure::ExactCold => "exact_cold",
+            Measure::ExactWarm => "exact_warm",
+            Measure::ExactMoved => "exact_moved",
+            Measure::RecomputeSupercover => "recompute_supercover",
+            Measure::RecomputeCold => "recompute_exact_cold",
+            Measure::RecomputeWarm => "recompute_exact_warm",
+        }
+    }
+
+    /// Its peer, for the ratio.
+    fn peer(self) -> Measure {
+        match self {
+            Measure::RecomputeCold | Measure::RecomputeWarm | Measure::RecomputeSupercover => {
+                Measure::RecomputeSupercover
+            }
+            _ => Measure::Supercover,
+        }
+    }
+
+    /// Queries per run.
+    fn queries(self) -> u64 {
+        match self {
+            Measure::RecomputeSupercover | Measure::RecomputeCold | Measure::RecomputeWarm => 72,
+            _ => 1,
+        }
+    }
+
+    /// Time `iters` runs (a query, or a 6×12 recompute) by `clock`; what is set up (fresh
+    /// maps, putting the warm map's units back) is not timed.
+    fn run(self, s: &Setup, warm: &Map, iters: u64, clock: Clock) -> Duration {
+        let rule = LosRule::Exact;
+        match self {
+            Measure::Supercover => {
+                let obs = &s.scene(0).obstacles;
+                timed(clock, iters, &s.pairs, |a, b| s.peer.visible(obs, a, b))
+            }
+            Measure::ExactWarm => {
+                let obs = &s.scene(0).obstacles;
+                // Asked before with these units (again, in case other measures crowded them
+                // out of what the map remembers).
+                for &(a, b) in &s.pairs {
+                    black_box(rule.visible(warm, obs, a, b));
+                }
+                timed(clock, iters, &s.pairs, |a, b| rule.visible(warm, obs, a, b))
+            }
+            Measure::ExactMoved => {
+                // `warm` was last asked with scene 0: the units are elsewhere now. Each pass over
+                // the pairs uses another scene, and what a pass taught is undone after it by
+                // asking every pair again with scene 0 (untimed).
+                let mut total = Duration::ZERO;
+                let mut left = iters;
+                let mut scene = 1;
+                while left > 0 {
+                    let n = left.min(s.pairs.len() as u64);
+                    let obs = &s.scene(scene).obstacles;
+                    total += timed(clock, n, &s.pairs, |a, b| rule.visible(warm, obs, a, b));
+                    for &(a, b) in &s.pairs {
+                        black_box(rule.visible(warm, &s.scene(0).obstacles, a, b));
+                    }
+                    left -= n;
+                    scene = scene % (SCENES - 1) + 1;
+                }
+                total
+            }
+            Measure::ExactCold => {
+                let mut total = Duration::ZERO;
+                let mut left = iters;
+                let mut scene = 0;
+                while left > 0 {
+                    let n = left.min(s.pairs.len() as u64);
+                    let fresh = s.fresh();
+                    let obs = &s.scene(scene).obstacles;
+                    total += timed(clock, n, &s.pairs, |a, b| rule.visible(&fresh, obs, a, b));
+                    left -= n;
+                    scene += 1;
+                }
+                total
+            }
+            Measure::RecomputeSupercover => {
+                let start = clock();
+                for i in 0..iters as usize {
+                    black_box(recompute(s.scene(i), |o, a, b| s.peer.visible(o, a, b)));
+                }
+                clock() - start
+            }
+            Measure::RecomputeWarm => {
+                let start = clock();
+                for i in 0..iters as usize {
+                    black_box(recompute(s.scene(i), |o, a, b| rule.visible(warm, o, a, b)));
+                }
+                clock() - start
+            }
+            Measure::RecomputeCold => {
+                let mut total = Duration::ZERO;
+                let mut i = 0;
+                while i < iters as usize {
+                    let n = (iters as usize - i).min(FRESH_BATCH);
+                    let fresh: Vec<Map> = (0..n).map(|_| s.fresh()).collect();
+                    let start = clock();
+                    for (k, map) in fresh.iter().enumerate() {
+                        let sc = s.scene(i + k);
+                        black_box(recompute(sc, |o, a, b| rule.visible(map, o, a, b)));
+                    }
+                    total += clock() - start;
+                    i += n;
+                }
+                total
+            }
+        }
+    }
+}
+
+/// Every Hero against every Blip of a scene: how many pairs see each other.
+fn recompute(sc: &Scene, mut f: impl FnMut(&Obstacles, Pos, Pos) -> bool) -> usize {
+    let mut seen = 0;
+    for &h in &sc.heroes {
+        for &b in &sc.blips {
+            seen += usize::from(f(black_box(&sc.obstacles), h, b));
+        }
+    }
+    seen
+}
+
+/// A map that has answered every pair of every scene before (scene 0 last).
+fn warmed(s: &Setup) -> Map {
+    let warm = s.fresh();
+    for i in (0..SCENES).rev() {
+        let sc = s.scene(i);
+        recompute(sc, |o, a, b| LosRule::Exact.visible(&warm, o, a, b));
+    }
+    for &(a, b) in &s.pairs {
+        LosRule::Exact.visible(&warm, &s.scene(0).obstacles, a, b);
+    }
+    warm
+}
+
+fn setups() -> Vec<Setup> {
+    vec![Setup::new(1, 1), Setup::new(4, 4), Setup::new(8, 8)]
 }
 
 fn bench(c: &mut Criterion) {
-    let (map, obstacles, pairs) = scene();
-    for rule in [LosRule::Exact, LosRule::Centre] {
-        let name = match rule {
-            LosRule::Exact => "exact",
-            LosRule::Centre => "centre",
-        };
-        let seen = pairs
+    for s in setups() {
+        let warm = warmed(&s);
+        let mut g = c.benchmark_group(format!("los/{}", s.name));
+        for m in Measure::ALL {
+            g.bench_function(m.name(), |b| {
+                b.iter_custom(|iters| m.run(&s, &warm, iters, wall_clock))
+            });
+        }
+        g.finish();
+    }
+}
+
+/// The rounds table: every measure of a size run in turn, `rounds` times, each for about 20 ms
+/// of CPU time; the median time per query of each, and its ratio to its peer.
+fn rounds(rounds: usize) {
+    println!("interleaved rounds: {rounds}, per-thread CPU time, median ns per query");
+    println!("| size | measure | ns per query | ratio to the peer |");
+    println!("| --- | --- | --- | --- |");
+    for s in setups() {
+        let warm = warmed(&s);
+        // Calibrate: how many runs make about 20 ms.
+        let iters: Vec<u64> = Measure::ALL
             .iter()
-            .filter(|&&(h, b)| rule.visible(&map, &obstacles, h, b))
-            .count();
-        println!("{name}: {seen} of {} hero-Blip pairs visible", pairs.len());
-        // One query per iteration, cycling through all 72 hero-Blip pairs (warm map).
-        c.bench_function(&format!("los/{name}_single"), |bench| {
-            let mut i = 0;
-            bench.iter(|| {
-                i = (i + 1) % pairs.len();
-                let (h, b) = pairs[i];
-                rule.visible(black_box(&map), black_box(&obstacles), h, b)
-            });
-        });
-        // Every hero against every Blip, as after each step of a move. The map remembers which
-        // pairs walls and solid squares alone block, so after the first pass those are free.
-        c.bench_function(&format!("los/{name}_6x12_recompute"), |bench| {
-            bench.iter(|| {
-                pairs
-                    .iter()
-                    .filter(|&&(h, b)| rule.visible(black_box(&map), black_box(&obstacles), h, b))
-                    .count()
-            });
-        });
-        // The same on a fresh copy of the map each time, so nothing is remembered: pairs of
-        // squares never asked about before. (The copy's pair table is allocated by a query on
-        // another pair during setup, as it would be long before in a game.)
-        c.bench_function(&format!("los/{name}_6x12_recompute_cold"), |bench| {
-            bench.iter_batched(
-                || {
-                    let fresh = map.clone();
-                    rule.visible(&fresh, &obstacles, Pos::new(0, 19), Pos::new(1, 19));
-                    fresh
-                },
-                |fresh| {
-                    let seen = pairs
-                        .iter()
-                        .filter(|&&(h, b)| rule.visible(&fresh, black_box(&obstacles), h, b))
-                        .count();
-                    (seen, fresh)
-                },
-                BatchSize::SmallInput,
+            .map(|&m| {
+                let t = m.run(&s, &warm, 64, thread_cpu).as_nanos().max(1) as u64;
+                (20_000_000 * 64 / t).max(16)
+            })
+            .collect();
+        let mut per_query: Vec<Vec<f64>> = vec![Vec::new(); Measure::ALL.len()];
+        for _ in 0..rounds {
+            for (k, &m) in Measure::ALL.iter().enumerate() {
+                let cpu = m.run(&s, &warm, iters[k], thread_cpu);
+                per_query[k].push(cpu.as_nanos() as f64 / (iters[k] * m.queries()) as f64);
+            }
+        }
+        let median = |v: &mut Vec<f64>| {
+            v.sort_by(f64::total_cmp);
+            v[v.len() / 2]
+        };
+        let med: Vec<f64> = per_query.iter_mut().map(median).collect();
+        for (k, &m) in Measure::ALL.iter().enumerate() {
+            let p = Measure::ALL
+                .iter()
+                .position(|&x| x == m.peer())
+                .unwrap_or(0);
+            println!(
+                "| {} | {} | {:.1} | {:.2}× |",
+                s.name,
+                m.name(),
+                med[k],
+                med[k] / med[p]
             );
-        });
+        }
     }
 }
 
 criterion_group!(benches, bench);
-criterion_main!(benches);
+
+fn main() {
+    if let Some(n) = std::env::var("LOS_ROUNDS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+    {
+        rounds(n);
+    }
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+}

@@ -24,8 +24,13 @@ pub struct AiController;
 impl Controller for AiController {
     fn decide(&mut self, view: View<'_>, d: &Decision) -> usize {
         let state = view.state();
+        let squares = d.options.iter().any(|c| matches!(c, Choice::Square(_)));
         match d.kind {
-            DecisionKind::Placement | DecisionKind::Destination => {
+            // A behaviour's choice among squares (TAKE COVER's cover, or staying) is judged like
+            // a destination: the square closest to the enemy.
+            DecisionKind::Placement | DecisionKind::Destination | DecisionKind::Choice
+                if squares || d.kind != DecisionKind::Choice =>
+            {
                 let enemies: Vec<Pos> = state
                     .units
                     .iter()
