@@ -6,6 +6,7 @@ use crate::error::CliError;
 use crate::packs;
 use crate::stats::{wilson, AlienStats, BehaviourStats, GameStats, Rate, Totals};
 use overmind_core::ai::play_ai_game;
+use overmind_core::Game;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -58,6 +59,9 @@ pub struct Report {
     pub aliens: BTreeMap<String, AlienStats>,
     pub seconds: f64,
     pub games_per_second: f64,
+    /// CPU time of the whole process while the games ran (every thread, loading included).
+    pub cpu_seconds: f64,
+    pub games_per_cpu_second: f64,
 }
 
 #[derive(Serialize)]
@@ -135,6 +139,7 @@ fn simulate(dirs: &[PathBuf], args: &Args, jobs: usize) -> Result<Report, CliErr
     let results: Mutex<Vec<(usize, GameStats)>> = Mutex::new(Vec::with_capacity(n));
     let failure: Mutex<Option<CliError>> = Mutex::new(None);
     let started = Instant::now();
+    let cpu_started = cpu_time::ProcessTime::try_now().ok();
     std::thread::scope(|s| {
         for _ in 0..jobs {
             s.spawn(|| {
@@ -147,6 +152,16 @@ fn simulate(dirs: &[PathBuf], args: &Args, jobs: usize) -> Result<Report, CliErr
                         return;
                     }
                 };
+                // The mission is read and parsed once per thread, not once per game.
+                let setup = match set.setup(&args.mission) {
+                    Ok(setup) => setup,
+                    Err(ps) => {
+                        if let Ok(mut f) = failure.lock() {
+                            f.get_or_insert(packs::problems(ps));
+                        }
+                        return;
+                    }
+                };
                 let mut mine = Vec::new();
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
@@ -154,7 +169,12 @@ fn simulate(dirs: &[PathBuf], args: &Args, jobs: usize) -> Result<Report, CliErr
                         break;
                     }
                     let seed = args.seed.wrapping_add(i as u64);
-                    match set.start(&args.mission, seed) {
+                    let started = match setup.start(&set.content, seed) {
+                        Ok(st) => Ok(Game::new(st, &setup.name, seed)),
+                        // The same start again through the packs, for problems with places.
+                        Err(_) => set.start(&args.mission, seed),
+                    };
+                    match started {
                         Ok(mut game) => {
                             play_ai_game(&mut game, &set.content, MAX_ACTIONS);
                             mine.push((i, GameStats::of(&game.log, game.state.round)));
@@ -174,6 +194,9 @@ fn simulate(dirs: &[PathBuf], args: &Args, jobs: usize) -> Result<Report, CliErr
         }
     });
     let seconds = started.elapsed().as_secs_f64();
+    let cpu_seconds = cpu_started
+        .and_then(|c| c.try_elapsed().ok())
+        .map_or(0.0, |d| d.as_secs_f64());
     if let Some(e) = failure.into_inner().ok().flatten() {
         return Err(e);
     }
@@ -208,6 +231,12 @@ fn simulate(dirs: &[PathBuf], args: &Args, jobs: usize) -> Result<Report, CliErr
         behaviours_skipped: t.skipped,
         aliens: t.aliens,
         seconds,
+        cpu_seconds,
+        games_per_cpu_second: if cpu_seconds > 0.0 {
+            t.games as f64 / cpu_seconds
+        } else {
+            0.0
+        },
     })
 }
 
@@ -228,7 +257,8 @@ fn table(r: &Report) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "{} games of {} (seeds {}..{}) on {} thread{} in {:.2} s: {:.0} games/s",
+        "{} games of {} (seeds {}..{}) on {} thread{} in {:.2} s: {:.0} games/s, \
+         {:.0} games per CPU-second ({:.2} s of CPU)",
         r.games,
         r.mission,
         r.first_seed,
@@ -236,7 +266,9 @@ fn table(r: &Report) -> String {
         r.jobs,
         if r.jobs == 1 { "" } else { "s" },
         r.seconds,
-        r.games_per_second
+        r.games_per_second,
+        r.games_per_cpu_second,
+        r.cpu_seconds
     );
     let _ = writeln!(
         s,
