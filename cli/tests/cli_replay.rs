@@ -102,7 +102,17 @@ fn simulate_reports_the_same_numbers_on_any_number_of_threads() {
             v["games_per_second"].as_f64().is_some_and(|g| g > 0.0),
             "{v}"
         );
-        for k in ["games_per_second", "seconds", "jobs"] {
+        assert!(
+            v["games_per_cpu_second"].as_f64().is_some_and(|g| g > 0.0),
+            "{v}"
+        );
+        for k in [
+            "games_per_second",
+            "seconds",
+            "jobs",
+            "cpu_seconds",
+            "games_per_cpu_second",
+        ] {
             v.as_object_mut().map(|m| m.remove(k));
         }
         v

@@ -554,9 +554,9 @@ impl BehaviourCtx<'_, '_> {
         let Some(path) = t.path(end) else {
             return Ok(0);
         };
-        let taken = self
-            .eng
-            .walk(&Mover::Model(model.to_string()), &path, false);
+        let mover = Mover::Model(model.to_string());
+        let path = self.eng.choose_path(&mover, path);
+        let taken = self.eng.walk(&mover, &path, false);
         self.record_move(model, taken);
         Ok(taken)
     }
@@ -565,14 +565,21 @@ impl BehaviourCtx<'_, '_> {
     pub fn move_to(&mut self, model: &str, to: Pos) -> Result<u32, BehaviourError> {
         let m = self.own_model(model)?;
         let map = self.eng.map();
+        if !map.in_bounds(to) {
+            return err(format!(
+                "move: {to} is off the map ({}x{})",
+                map.width(),
+                map.height()
+            ));
+        }
         let o = self.eng.obstacles();
         let Some(path) = movement::shortest_path(&map, &o, m.pos, to) else {
             return err(format!("move: {model} has no legal path to {to}"));
         };
         self.check_steps(model, (path.len() - 1) as u32)?;
-        let taken = self
-            .eng
-            .walk(&Mover::Model(model.to_string()), &path, false);
+        let mover = Mover::Model(model.to_string());
+        let path = self.eng.choose_path(&mover, path);
+        let taken = self.eng.walk(&mover, &path, false);
         self.record_move(model, taken);
         Ok(taken)
     }

@@ -369,8 +369,9 @@ fn rush_moves_anyway_but_may_decline_its_melee_attack() {
         &[("R", [5, 2], "rusher", 1)],
         all_hits(),
     );
-    // The end square of the move (equally good ones), then no to the Melee attack.
-    let (mut c, asked) = recording(vec![0, 1]);
+    // The end square of the move (equally good ones), its path (the first of the shortest),
+    // then no to the Melee attack.
+    let (mut c, asked) = recording(vec![0, 0, 1]);
     let ev = apply(&mut g, &w, &mut c, mv("H", 1, 2));
     assert_eq!(moved_steps(&ev, "R.1"), 3, "the move is a must");
     assert_eq!(attacks(&ev, AttackKind::Melee), 0, "{ev:#?}");

@@ -113,9 +113,9 @@ fn rush_of_a_three_model_unit_moves_model_by_model_in_the_overminds_order() {
 #[test]
 fn rush_may_decline_its_melee_attack_but_not_its_move() {
     let mut s = rush_scene(vec![("H", "brawler", [0, 2])], [5, 2], "rusher", 1).die(all_hits());
-    // Where to end the move (asked: equally good squares), then no to the Melee attack. The
-    // move itself is not asked: it is a "must".
-    s.answers = vec![0, 1];
+    // Where to end the move (asked: equally good squares), which shortest path (the first),
+    // then no to the Melee attack. Whether to move is not asked: it is a "must".
+    s.answers = vec![0, 0, 1];
     s.steps = vec![mv("H", 1, 2)];
     let p = same(&s);
     assert_eq!(
