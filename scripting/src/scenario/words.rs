@@ -44,20 +44,27 @@ pub fn parse_action(text: &str) -> Result<Action, (usize, String)> {
                 _ => (first.to_string(), 3),
             };
             let to = parse_square(&square).map_err(|m| (at, m))?;
-            no_more(used)?;
+            // `... X,Y via X,Y X,Y`: waypoints, in order.
+            let mut via = Vec::new();
+            if let Some(&(at, w)) = words.get(used) {
+                if !w.eq_ignore_ascii_case("via") {
+                    no_more(used)?;
+                }
+                for &(at, w) in &words[used + 1..] {
+                    via.push(parse_square(w).map_err(|m| (at, m))?);
+                }
+                if via.is_empty() {
+                    return Err((
+                        at,
+                        format!("`via` needs at least one square: {}", usage_of(&verb_lc)),
+                    ));
+                }
+            }
             let unit = unit.to_string();
             if verb_lc == "move" {
-                Action::Move {
-                    unit,
-                    to,
-                    via: Vec::new(),
-                }
+                Action::Move { unit, to, via }
             } else {
-                Action::Sprint {
-                    unit,
-                    to,
-                    via: Vec::new(),
-                }
+                Action::Sprint { unit, to, via }
             }
         }
         "shoot" | "melee" => {
@@ -104,8 +111,8 @@ pub fn parse_action(text: &str) -> Result<Action, (usize, String)> {
 
 fn usage_of(verb: &str) -> &'static str {
     match verb {
-        "move" => "move UNIT X,Y",
-        "sprint" => "sprint UNIT X,Y",
+        "move" => "move UNIT X,Y [via X,Y ...]",
+        "sprint" => "sprint UNIT X,Y [via X,Y ...]",
         "shoot" => "shoot UNIT TARGET",
         "melee" => "melee UNIT TARGET",
         "overwatch" => "overwatch UNIT",
@@ -168,6 +175,14 @@ mod tests {
                     unit: "B1.2".into(),
                     to: Pos::new(3, 4),
                     via: Vec::new(),
+                },
+            ),
+            (
+                "move H 5,5 via 3,4 4,5",
+                Action::Move {
+                    unit: "H".into(),
+                    to: Pos::new(5, 5),
+                    via: vec![Pos::new(3, 4), Pos::new(4, 5)],
                 },
             ),
             (
