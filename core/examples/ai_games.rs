@@ -33,6 +33,7 @@ fn main() {
             heroes += 1;
         }
     }
+    overmind_core::ai::print_stats();
     let secs = start.elapsed().as_secs_f64();
     println!(
         "{n} games: heroes won {heroes}, mean rounds {:.1}, {:.0} games/s (wall clock), events {:016x}",

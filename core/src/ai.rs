@@ -215,6 +215,25 @@ fn step_towards(
     goal: Goal,
     steps: u32,
 ) -> Option<Pos> {
+    {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        o.words().hash(&mut h);
+        from.hash(&mut h);
+        format!("{goal:?}").hash(&mut h);
+        steps.hash(&mut h);
+        let k = h.finish();
+        let mut h2 = std::collections::hash_map::DefaultHasher::new();
+        o.words().hash(&mut h2);
+        format!("{goal:?}").hash(&mut h2);
+        let k2 = h2.finish();
+        STATS.with(|s| {
+            let mut s = s.borrow_mut();
+            s.0 += 1;
+            if !s.1.insert(k) { s.2 += 1; }
+            if !s.3.insert(k2) { s.4 += 1; }
+        });
+    }
     let t = towards(&state.map, o, from, goal, steps);
     let end = *t.ends.first()?;
     (t.steps > 0 && end != from).then_some(end)
@@ -498,3 +517,8 @@ pub fn play_ai_game(game: &mut Game, content: &Content, max_actions: usize) {
         }
     }
 }
+
+thread_local! {
+    pub static STATS: std::cell::RefCell<(u64, std::collections::HashSet<u64>, u64, std::collections::HashSet<u64>, u64)> = Default::default();
+}
+pub fn print_stats() { STATS.with(|s| { let s = s.borrow(); eprintln!("towards calls {} exact repeats {} same goal+obstacles {}", s.0, s.2, s.4); }); }
