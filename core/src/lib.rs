@@ -20,6 +20,7 @@ mod engine;
 pub mod event;
 pub mod game;
 pub mod geom;
+pub mod id;
 pub mod legal;
 pub mod los;
 pub mod map;
@@ -48,6 +49,7 @@ pub use decision::{
 pub use event::{AttackKind, Event, RevealCause};
 pub use game::{Game, Record};
 pub use geom::{Dir, Pos};
+pub use id::Id;
 pub use los::{LineOfSight, LosRule};
 pub use map::{BuildingId, Edge, Map, MapBuilder, Obstacles, Terrain};
 pub use mission::{Mission, MissionError, MissionErrors, Placement};

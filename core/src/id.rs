@@ -1,0 +1,207 @@
+//! Ids of units, models, Blips and Heroes: small `Copy` values (an inline string of at most
+//! [`Id::MAX_LEN`] bytes), so the rules copy and compare them without allocating; at the
+//! boundary (JSON, saves, Lua) they read and write as the plain strings they are.
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use std::fmt;
+
+/// An id: at most [`Id::MAX_LEN`] bytes of UTF-8, stored inline.
+#[derive(Copy, Clone, PartialEq, Eq, Hash)]
+pub struct Id {
+    len: u8,
+    bytes: [u8; Id::MAX_LEN],
+}
+
+/// Why a string cannot be an [`Id`].
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("the id {0:?} is longer than {max} bytes", max = Id::MAX_LEN)]
+pub struct IdTooLong(pub String);
+
+impl Id {
+    /// Longest id in bytes (ids are names like `captain` or `b12.3`).
+    pub const MAX_LEN: usize = 31;
+
+    /// The id of `s`.
+    ///
+    /// # Errors
+    /// `s` is longer than [`Id::MAX_LEN`] bytes.
+    pub fn new(s: &str) -> Result<Id, IdTooLong> {
+        if s.len() > Id::MAX_LEN {
+            return Err(IdTooLong(s.to_string()));
+        }
+        let mut bytes = [0u8; Id::MAX_LEN];
+        bytes[..s.len()].copy_from_slice(s.as_bytes());
+        Ok(Id {
+            len: s.len() as u8,
+            bytes,
+        })
+    }
+
+    /// The id of `s`, cut to [`Id::MAX_LEN`] bytes on a character boundary when longer (for
+    /// ids the engine makes itself, which are short).
+    #[must_use]
+    pub fn lossy(s: &str) -> Id {
+        let mut end = s.len().min(Id::MAX_LEN);
+        while !s.is_char_boundary(end) {
+            end -= 1;
+        }
+        Id::new(&s[..end]).unwrap_or(Id {
+            len: 0,
+            bytes: [0; Id::MAX_LEN],
+        })
+    }
+
+    /// The id as a string.
+    #[must_use]
+    pub fn as_str(&self) -> &str {
+        // Built only from whole `&str`s cut on character boundaries.
+        std::str::from_utf8(&self.bytes[..usize::from(self.len)]).unwrap_or("")
+    }
+}
+
+impl Default for Id {
+    fn default() -> Id {
+        Id {
+            len: 0,
+            bytes: [0; Id::MAX_LEN],
+        }
+    }
+}
+
+impl std::ops::Deref for Id {
+    type Target = str;
+    fn deref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl AsRef<str> for Id {
+    fn as_ref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl std::borrow::Borrow<str> for Id {
+    fn borrow(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl PartialOrd for Id {
+    fn partial_cmp(&self, other: &Id) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Id {
+    fn cmp(&self, other: &Id) -> std::cmp::Ordering {
+        self.as_str().cmp(other.as_str())
+    }
+}
+
+impl PartialEq<str> for Id {
+    fn eq(&self, other: &str) -> bool {
+        self.as_str() == other
+    }
+}
+
+impl PartialEq<&str> for Id {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
+}
+
+impl PartialEq<String> for Id {
+    fn eq(&self, other: &String) -> bool {
+        self.as_str() == other
+    }
+}
+
+impl PartialEq<Id> for str {
+    fn eq(&self, other: &Id) -> bool {
+        self == other.as_str()
+    }
+}
+
+impl PartialEq<Id> for &str {
+    fn eq(&self, other: &Id) -> bool {
+        *self == other.as_str()
+    }
+}
+
+impl PartialEq<Id> for String {
+    fn eq(&self, other: &Id) -> bool {
+        self == other.as_str()
+    }
+}
+
+impl From<&str> for Id {
+    fn from(s: &str) -> Id {
+        Id::lossy(s)
+    }
+}
+
+impl From<&String> for Id {
+    fn from(s: &String) -> Id {
+        Id::lossy(s)
+    }
+}
+
+impl From<String> for Id {
+    fn from(s: String) -> Id {
+        Id::lossy(&s)
+    }
+}
+
+impl From<Id> for String {
+    fn from(id: Id) -> String {
+        id.as_str().to_string()
+    }
+}
+
+impl fmt::Display for Id {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl fmt::Debug for Id {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self.as_str(), f)
+    }
+}
+
+impl Serialize for Id {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for Id {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Id, D::Error> {
+        let s = std::borrow::Cow::<'de, str>::deserialize(d)?;
+        Id::new(&s).map_err(serde::de::Error::custom)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_are_strings_at_the_boundary() {
+        let id = Id::new("b12.3").unwrap();
+        assert_eq!(id, "b12.3");
+        assert_eq!(id.to_string(), "b12.3");
+        assert_eq!(serde_json::to_string(&id).unwrap(), "\"b12.3\"");
+        let back: Id = serde_json::from_str("\"b12.3\"").unwrap();
+        assert_eq!(back, id);
+        assert!(Id::new(&"x".repeat(Id::MAX_LEN + 1)).is_err());
+        assert!(serde_json::from_str::<Id>(&format!("\"{}\"", "x".repeat(40))).is_err());
+        assert_eq!(Id::lossy(&"é".repeat(20)).len(), 30, "cut on a character boundary");
+        let a = Id::new("a").unwrap();
+        let b = Id::new("b").unwrap();
+        assert!(a < b);
+        assert_eq!(std::mem::size_of::<Id>(), 32);
+    }
+}
