@@ -198,7 +198,11 @@ mod tests {
         assert_eq!(back, id);
         assert!(Id::new(&"x".repeat(Id::MAX_LEN + 1)).is_err());
         assert!(serde_json::from_str::<Id>(&format!("\"{}\"", "x".repeat(40))).is_err());
-        assert_eq!(Id::lossy(&"é".repeat(20)).len(), 30, "cut on a character boundary");
+        assert_eq!(
+            Id::lossy(&"é".repeat(20)).len(),
+            30,
+            "cut on a character boundary"
+        );
         let a = Id::new("a").unwrap();
         let b = Id::new("b").unwrap();
         assert!(a < b);

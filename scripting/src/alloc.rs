@@ -8,7 +8,10 @@
 //! than the string limit, so no one instruction can copy or compare more than that, and any
 //! table hash part of more nodes than the table-key limit, so no one table lookup can walk a
 //! longer collision chain (integer keys can be chosen to collide) and no rehash can take
-//! quadratic time over more keys than that.
+//! quadratic time over more keys than that. Hash parts are charged quadratically in their
+//! size (a rebuild reinserts every key, and colliding keys make that quadratic), and
+//! reallocations to the same size (a table rebuilt around an array part it keeps, which Lua
+//! scans whole) are charged like growth.
 //!
 //! The shim delegates every request to the allocator mlua installed (with its user data), so
 //! mlua's own accounting and memory limit keep working. It is removed again when the
@@ -23,6 +26,10 @@ use mlua::ffi;
 
 /// Allocations at least this large are charged to the instruction budget.
 pub const CHARGE_THRESHOLD: usize = 1024;
+
+/// A hash part of `n` nodes costs at least `n * n / HASH_QUADRATIC` instructions (see
+/// [`AllocCounters::note_hash_part`]).
+pub const HASH_QUADRATIC: u64 = 256;
 
 /// Lua string headers and the terminating NUL: a string object of `n` bytes allocates about
 /// `n + STRING_OVERHEAD` bytes.
@@ -108,6 +115,26 @@ impl AllocCounters {
                 .set(self.charged_bytes.get().saturating_add(bytes));
         }
     }
+
+    /// A fresh vector that is a hash part of `2^k` nodes: Lua fills it by reinserting every
+    /// key, and keys chosen to share one chain make that quadratic. Charge the larger of its
+    /// bytes and `nodes^2 / HASH_QUADRATIC` instructions' worth.
+    fn note_hash_part(&self, nsize: usize) {
+        let node = self.node_size.get();
+        if node == 0 || !nsize.is_multiple_of(node) || !(nsize / node).is_power_of_two() {
+            return;
+        }
+        let nodes = u64::try_from(nsize / node).unwrap_or(u64::MAX);
+        let quadratic = nodes.saturating_mul(nodes) / HASH_QUADRATIC;
+        let bytes = u64::try_from(nsize).unwrap_or(u64::MAX);
+        let extra = quadratic
+            .saturating_mul(crate::budget::BYTES_PER_UNIT)
+            .saturating_sub(bytes);
+        if extra > 0 {
+            self.charged_bytes
+                .set(self.charged_bytes.get().saturating_add(extra));
+        }
+    }
 }
 
 /// What the shim's user-data pointer points to.
@@ -157,9 +184,15 @@ unsafe extern "C" fn shim_alloc(
                 data.counters.largest_vector.set(largest);
             } else if data.counters.is_oversized_hash_part(nsize) {
                 return ptr::null_mut();
+            } else {
+                data.counters.note_hash_part(nsize);
             }
         }
-        if new_object || nsize > osize {
+        // New blocks and growth copy or clear `nsize` bytes; a reallocation to the same size is
+        // a table being rebuilt around an array part that keeps its size, which Lua scans
+        // whole first (`numusearray`). Shrinking is not charged: the collector shrinks stacks
+        // and the string table whenever it runs, which must not move a budget's end.
+        if new_object || nsize >= osize {
             data.counters.note(nsize);
         }
     }

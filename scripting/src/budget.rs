@@ -19,7 +19,9 @@ pub const BYTES_PER_UNIT: u64 = 64;
 /// Limits for every script call and every script load.
 ///
 /// The defaults are DESIGN.md's: one million instructions and 64 MiB; 200 nested calls; strings
-/// of at most 256 KiB; tables of at most 8192 keys outside their array part.
+/// of at most 64 KiB; tables of at most 256 keys outside their array part. The last two bound
+/// what one VM instruction can cost (comparing two strings, looking a key up in a table whose
+/// keys share one chain), so that a whole call at the default budget ends within a second.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Limits {
     /// VM instructions per call (plus the charged cost of host work: pattern matching, large
@@ -44,8 +46,8 @@ impl Default for Limits {
             instructions: 1_000_000,
             memory_bytes: 64 * 1024 * 1024,
             call_depth: 200,
-            string_bytes: 256 * 1024,
-            table_keys: 8192,
+            string_bytes: 64 * 1024,
+            table_keys: 256,
         }
     }
 }
@@ -121,6 +123,8 @@ impl BudgetState {
         self.used.set(0);
         self.spent.set(None);
         self.error.replace(None);
+        crate::collate::take_pending();
+        crate::collate::set_allowance(self.limits.instructions);
         self.alloc.take_charged_bytes();
         self.alloc.take_string_cap_hit();
         self.alloc.take_hash_cap_hit();
@@ -163,6 +167,7 @@ impl BudgetState {
         };
         self.spent.set(Some(kind));
         self.error.replace(Some(err.clone()));
+        crate::collate::set_allowance(0);
         err
     }
 
@@ -187,11 +192,13 @@ impl BudgetState {
             .used
             .get()
             .saturating_add(units)
-            .saturating_add(alloc_units);
+            .saturating_add(alloc_units)
+            .saturating_add(crate::collate::take_pending());
         self.used.set(used);
         if used > self.limits.instructions {
             return Err(self.exhaust(Exhausted::Instructions, locate(), None));
         }
+        crate::collate::set_allowance(self.limits.instructions - used);
         Ok(())
     }
 

@@ -16,9 +16,65 @@ pub struct Location {
 
 impl fmt::Display for Location {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:{}", self.path, self.line)
+        if self.line == 0 {
+            // Only the script is known (a memory error leaves no frame to read a line from).
+            write!(f, "{}", self.path)
+        } else {
+            write!(f, "{}:{}", self.path, self.line)
+        }
     }
 }
+
+/// The most bytes of a failure's message (after its `path:line: `); longer ones are cut, ending
+/// in "…".
+pub const MAX_MESSAGE_BYTES: usize = 1024;
+
+/// The most bytes of a traceback kept with a failure.
+const MAX_TRACEBACK_BYTES: usize = 4096;
+
+/// `text` cut to at most `max` bytes on a character boundary, ending in "…" when cut.
+pub(crate) fn bounded(text: &str, max: usize) -> String {
+    if text.len() <= max {
+        return text.to_string();
+    }
+    let mut end = max.saturating_sub('…'.len_utf8());
+    while end > 0 && !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}…", &text[..end])
+}
+
+/// A script's failure as the sandbox's message handler wrote it, where the error was raised:
+/// the place comes from the stack, not from the message (which a script can write freely), and
+/// the message is already a bounded description of the error value.
+#[derive(Debug, Clone)]
+pub(crate) struct ScriptFailure {
+    pub(crate) location: Option<Location>,
+    pub(crate) message: String,
+    pub(crate) traceback: Option<String>,
+}
+
+impl ScriptFailure {
+    pub(crate) fn new(
+        location: Option<Location>,
+        message: &str,
+        traceback: Option<String>,
+    ) -> ScriptFailure {
+        ScriptFailure {
+            location,
+            message: bounded(message, MAX_MESSAGE_BYTES),
+            traceback: traceback.map(|t| bounded(&t, MAX_TRACEBACK_BYTES)),
+        }
+    }
+}
+
+impl fmt::Display for ScriptFailure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", prefix(&self.location), self.message)
+    }
+}
+
+impl std::error::Error for ScriptFailure {}
 
 /// The kind of a [`ScriptError`], for matching without caring about the details.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -153,6 +209,53 @@ impl ScriptError {
         )
     }
 
+    /// Places an error that knows no place (a memory error leaves no frame) in `path`, the
+    /// script the host called.
+    #[must_use]
+    pub fn or_in(self, path: &str) -> Self {
+        let at = || {
+            Some(Location {
+                path: path.to_string(),
+                line: 0,
+            })
+        };
+        match self {
+            Self::InstructionBudget {
+                limit,
+                location: None,
+            } => Self::InstructionBudget {
+                limit,
+                location: at(),
+            },
+            Self::MemoryBudget {
+                limit,
+                detail,
+                location: None,
+            } => Self::MemoryBudget {
+                limit,
+                detail,
+                location: at(),
+            },
+            Self::DepthBudget {
+                limit,
+                location: None,
+            } => Self::DepthBudget {
+                limit,
+                location: at(),
+            },
+            Self::Runtime {
+                message,
+                location: None,
+                traceback,
+            } => Self::Runtime {
+                message,
+                location: at(),
+                traceback,
+            },
+            other => other,
+        }
+    }
+
     pub(crate) fn host(message: impl Into<String>) -> Self {
         Self::Host {
             message: message.into(),
@@ -229,6 +332,13 @@ fn external(inner: &Arc<dyn std::error::Error>, traceback: Option<&str>) -> Scri
     if let Some(budget) = inner.downcast_ref::<BudgetError>() {
         return ScriptError::from_budget(budget);
     }
+    if let Some(failure) = inner.downcast_ref::<ScriptFailure>() {
+        return ScriptError::Runtime {
+            message: failure.message.clone(),
+            location: failure.location.clone(),
+            traceback: failure.traceback.clone(),
+        };
+    }
     runtime(&inner.to_string(), traceback)
 }
 
@@ -271,9 +381,9 @@ fn runtime(full: &str, outer_traceback: Option<&str>) -> ScriptError {
         };
     }
     ScriptError::Runtime {
-        message: message.to_string(),
+        message: bounded(message, MAX_MESSAGE_BYTES),
         location,
-        traceback,
+        traceback: traceback.map(|t| bounded(&t, MAX_TRACEBACK_BYTES)),
     }
 }
 

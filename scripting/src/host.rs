@@ -7,7 +7,7 @@ use std::rc::Rc;
 use mlua::{Lua, MultiValue, Table, Value};
 
 use crate::budget::{script_location, BudgetState, Exhausted};
-use crate::error::{is_stack_overflow, Location};
+use crate::error::{is_stack_overflow, split_location, Location, ScriptFailure};
 use crate::pattern::{no_specials, plain_find, Capture, Matcher, PatternError};
 
 /// The most values one library call may return (`table.unpack`, `string.byte`,
@@ -140,6 +140,12 @@ pub(crate) fn register(
         })?,
     )?;
 
+    let b = Rc::clone(budget);
+    host.raw_set(
+        "fail",
+        lua.create_function(move |lua, e: Value| fail(lua, &b, e))?,
+    )?;
+
     host.raw_set(
         "meta_field",
         lua.create_function(|_, (v, name): (Value, mlua::LuaString)| meta_field(&v, &name))?,
@@ -153,11 +159,6 @@ pub(crate) fn register(
                 scan(lua, &b, &s, &p, init, last, flags)
             },
         )?,
-    )?;
-
-    host.raw_set(
-        "traceback",
-        lua.create_function(|lua, ()| lua.traceback(None, 2))?,
     )?;
 
     let b = Rc::clone(budget);
@@ -211,7 +212,95 @@ fn spent(lua: &Lua, budget: &BudgetState, e: &Value) -> bool {
             budget.memory_exhausted(script_location(lua));
             true
         }
+        // Lua's own "C stack overflow" met by the host (calling back into Lua for a nested
+        // behaviour) and raised to the script as a host error.
+        Value::Error(err)
+            if crate::error::from_lua_error(err).kind() == crate::ErrorKind::DepthBudget =>
+        {
+            budget.exhaust(Exhausted::Depth, script_location(lua), None);
+            true
+        }
         _ => false,
+    }
+}
+
+/// The message handler of every call the host makes into a script: turns the error value into
+/// a [`ScriptFailure`] placed by the stack as it is where the error was raised.
+///
+/// The place is the innermost frame of a script (a chunk the host compiled with an `@path`
+/// name; chunks a script loads are not). A message that starts with `path:line: ` keeps that
+/// line only when `path` is that script's own (Lua writes the raising or the calling line
+/// there); any other prefix is part of the message, so no script can blame another. Values that
+/// are not strings are described without running any of the script's code.
+fn fail(lua: &Lua, budget: &BudgetState, e: Value) -> mlua::Result<Value> {
+    if spent(lua, budget, &e) {
+        return Ok(e);
+    }
+    let at = script_location(lua);
+    let (location, message) = match &e {
+        Value::String(s) => {
+            // A prefix is short: read no more of a long message than it takes to find one.
+            let bytes = s.as_bytes();
+            let head = &bytes[..bytes.len().min(2 * crate::error::MAX_MESSAGE_BYTES)];
+            let text = String::from_utf8_lossy(head).into_owned();
+            match (split_location(&text), &at) {
+                ((Some(own), rest), Some(here)) if same_script(&own.path, &here.path) => {
+                    let line = own.line;
+                    (
+                        Some(Location {
+                            path: here.path.clone(),
+                            line,
+                        }),
+                        rest.to_string(),
+                    )
+                }
+                _ => (at, text),
+            }
+        }
+        Value::Error(err) => match crate::error::from_lua_error(err) {
+            crate::ScriptError::Runtime { message, .. } => (at, message),
+            other => (at, other.to_string()),
+        },
+        Value::Nil | Value::Boolean(_) => {
+            (at, format!("(error object is a {} value)", e.type_name()))
+        }
+        Value::Integer(i) => (at, i.to_string()),
+        Value::Number(n) => (at, n.to_string()),
+        Value::UserData(_) => {
+            let described = crate::api::args::describe(&e);
+            let text = if described == "userdata" {
+                "(error object is a userdata value)".to_string()
+            } else {
+                format!("(error object is {described})")
+            };
+            (at, text)
+        }
+        Value::Table(_) => {
+            let name = meta_field(&e, &lua.create_string("__name")?)?;
+            let text = match name {
+                Value::String(n) if n.as_bytes().len() <= 64 => {
+                    format!("(error object is a {} value)", n.to_string_lossy())
+                }
+                _ => "(error object is a table value)".to_string(),
+            };
+            (at, text)
+        }
+        other => (
+            at,
+            format!("(error object is a {} value)", other.type_name()),
+        ),
+    };
+    let traceback = lua.traceback(None, 1).ok().map(|t| t.to_string_lossy());
+    let failure = ScriptFailure::new(location, &message, traceback);
+    Ok(Value::Error(Box::new(mlua::Error::external(failure))))
+}
+
+/// Is `written` (a path as Lua writes it in a message, long ones shortened to `...tail`) the
+/// script at `path`?
+fn same_script(written: &str, path: &str) -> bool {
+    match written.strip_prefix("...") {
+        Some(tail) => path.ends_with(tail),
+        None => written == path,
     }
 }
 

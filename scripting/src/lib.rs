@@ -14,8 +14,11 @@ A [`Sandbox`] is one Lua 5.4 state built for untrusted code:
   cannot change what another sees.
 - **Budgets.** Every call and every script load has an instruction budget (a VM count hook
   plus charges for work done in C), a memory budget, a call-depth budget, and limits on string
-  length and table size ([`Limits`]). A spent budget ends the call even through `pcall`, `xpcall`, coroutines
-  and C library functions; the sandbox stays usable for the next call.
+  length and table size ([`Limits`]). Work done in C and in the host (string comparisons,
+  table rebuilds, path searches, Line of Sight) is charged from what the script did, so where
+  a budget runs out is the same in every run. A spent budget ends the whole outermost call even
+  through `pcall`, `xpcall`, coroutines, C library functions and nested behaviours; the
+  sandbox stays usable for the next call.
 - **Determinism.** `pairs` and `next` iterate in a canonical key order, `table.sort` is a
   stable merge sort, `math.random` draws from the host's RNG, and `tostring` never shows
   addresses, so a replay runs scripts exactly as the original game did.
@@ -23,7 +26,9 @@ A [`Sandbox`] is one Lua 5.4 state built for untrusted code:
   ([`Sandbox::instantiate`]), with nothing of an earlier run: every behaviour call does this,
   so a behaviour keeps nothing between calls except `game.storage`.
 - **Errors with places.** Scripts are loaded with their path as chunk name; every
-  [`ScriptError`] carries `path:line`.
+  [`ScriptError`] carries `path:line`, read by the host from the stack where the error was
+  raised (never from the message, which a script writes), with a bounded description of the
+  error value.
 
 `docs/SANDBOX.md` lists what scripts can and cannot do and how each escape is prevented.
 
@@ -78,13 +83,14 @@ assert!(err.to_string().starts_with("behaviours/bad.lua:1: instruction budget ex
 
 mod alloc;
 mod budget;
+mod collate;
 mod error;
 mod host;
 mod pattern;
 mod sandbox;
 
 pub use budget::{Limits, BYTES_PER_UNIT, HOOK_INTERVAL};
-pub use error::{from_lua_error, ErrorKind, Location, ScriptError};
+pub use error::{from_lua_error, ErrorKind, Location, ScriptError, MAX_MESSAGE_BYTES};
 pub use host::{PrintLine, MAX_RESULTS};
 pub use sandbox::{Compiled, Sandbox, Script, MAX_SOURCE_BYTES};
 

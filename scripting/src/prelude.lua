@@ -26,8 +26,8 @@ local math_type, math_tointeger, math_ult = M.type, M.tointeger, M.ult
 local co_resume, co_close = C.resume, C.close
 local u_codepoint, u_len, u_offset = U.codepoint, U.len, U.offset
 
-local charge, spent, is_host_error, meta_field, scan, log, traceback =
-  host.charge, host.spent, host.is_host_error, host.meta_field, host.scan, host.log, host.traceback
+local charge, spent, is_host_error, meta_field, scan, log =
+  host.charge, host.spent, host.is_host_error, host.meta_field, host.scan, host.log
 local host_error_message = host.host_error_message
 local slots = host.slots
 local MAX_RESULTS, MAX_STRING = host.max_results, host.max_string
@@ -902,11 +902,14 @@ local function make_load(env)
       return nil, "attempt to load a text chunk (mode is '" .. safe_tostring(mode) .. "')"
     end
     charge(#chunk + 1)
+    -- The chunk name is the sandbox's: a chunk named "@behaviours/other.lua" would pass for
+    -- that script in every message. Errors inside loaded code are placed at the line of the
+    -- script that runs it.
     local f, err
     if select("#", ...) > 0 then
-      f, err = load_raw(chunk, chunkname, "t", (...))
+      f, err = load_raw(chunk, "=(load)", "t", (...))
     else
-      f, err = load_raw(chunk, chunkname, "t", env)
+      f, err = load_raw(chunk, "=(load)", "t", env)
     end
     if f == nil and spent(err) then error(err, 0) end
     return f, err
@@ -973,25 +976,16 @@ local function shared_changed()
   env_ctor = nil
 end
 
--- Message handler for the host's calls: budget and host errors pass through; strings get a
--- traceback; other error objects are described without addresses (a __tostring runs inside
--- the budget).
-local function describe_error(e)
-  if spent(e) then return e end
-  local te = type(e)
-  if te == "string" then return e .. "\n" .. traceback() end
-  if te == "number" then return tostring_raw(e) end
-  if is_host_error(e) then return e end
-  if (te == "table" or te == "userdata") and meta_field(e, "__tostring") ~= nil then
-    local ok, s = pcall_raw(tostring_raw, e)
-    if ok then return s end
-    if spent(s) then return s end
-    return "(error object is a " .. te .. " value whose __tostring failed)"
-  end
-  local name = (te == "table" or te == "userdata") and meta_field(e, "__name") or nil
-  if type(name) == "string" then return "(error object is a " .. name .. " value)" end
-  return "(error object is a " .. te .. " value)"
+-- A new outermost call: nothing of the last one's `next` order may change what this one
+-- costs (or keep its table alive).
+local function new_call()
+  cached_table, cached_order, cached_index = nil, nil, nil
 end
+
+-- Message handler for the host's calls: a spent budget passes through; everything else
+-- becomes the host's description of the failure, placed by the stack where it was raised
+-- (host.rs `fail`: no script code runs to describe an error value).
+local describe_error = host.fail
 
 local function invoked(ok, ...)
   if ok then return ... end
@@ -1020,6 +1014,7 @@ S.dump = nil
 
 return {
   shared_changed = shared_changed,
+  new_call = new_call,
   instantiate = instantiate,
   load = load_first,
   invoke = invoke,

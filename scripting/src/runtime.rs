@@ -226,9 +226,6 @@ impl ScriptHost {
         let unit_id = ctx.unit().to_string();
         let unit = UnitRef::of(ctx, &unit_id)
             .ok_or_else(|| BehaviourError::new(format!("no unit {unit_id} to perform {id}")))?;
-        if self.calls.depth() == 0 {
-            self.calls.clear_spent();
-        }
         let storage = self.calls.enter_storage(ctx.behaviour());
         let cell = RefCell::new(ctx);
         let mut rng = || cell.try_borrow_mut().map_or(0, |mut c| c.random_u64());
@@ -253,16 +250,11 @@ impl ScriptHost {
             Some(t) => keep_storage(&def, &t, ctx).err(),
             None => None,
         };
-        let failed = match result {
-            Err(e) => {
-                if e.is_budget() {
-                    self.calls.note_spent(e.to_string());
-                }
-                Some(e.to_string())
-            }
-            // A behaviour this one triggered spent the budget they share: this one ends too.
-            Ok(()) => self.calls.spent(),
-        };
+        // A spent budget is the whole outermost call's: the sandbox keeps it spent until that
+        // call ends, so the behaviours around this one end too, through any `pcall`.
+        let failed = result
+            .err()
+            .map(|e| e.or_in(&def.path.to_string_lossy()).to_string());
         match (failed, kept) {
             (None, None) => Ok(()),
             (Some(e), None) => Err(BehaviourError::new(e)),

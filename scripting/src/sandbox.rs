@@ -10,7 +10,7 @@ use mlua::{
 };
 
 use crate::alloc::{AllocCounters, Shim};
-use crate::budget::{install_hook, BudgetState, Limits};
+use crate::budget::{install_hook, BudgetState, Exhausted, Limits};
 use crate::error::{from_lua_error, ErrorKind, Location, ScriptError};
 use crate::host::{self, PrintLine, PrintSink};
 
@@ -63,6 +63,7 @@ pub struct Compiled {
 /// The Lua functions the prelude returns.
 struct Api {
     shared_changed: Function,
+    new_call: Function,
     instantiate: Function,
     load: Function,
     invoke: Function,
@@ -129,6 +130,8 @@ impl Sandbox {
         if limits.memory_bytes < 1024 * 1024 {
             return Err(ScriptError::host("the memory limit must be at least 1 MiB"));
         }
+        // Lua's string comparisons must call the sandbox's `strcoll` (see `collate`).
+        std::hint::black_box(crate::collate::linked());
         let libs = StdLib::TABLE | StdLib::STRING | StdLib::MATH | StdLib::UTF8 | StdLib::COROUTINE;
         let lua = Lua::new_with(libs, LuaOptions::default()).map_err(setup)?;
         lua.set_memory_limit(limits.memory_bytes).map_err(setup)?;
@@ -136,6 +139,8 @@ impl Sandbox {
         let shim = Shim::install(&lua, Rc::clone(&counters)).map_err(setup)?;
         let budget = Rc::new(BudgetState::new(limits, Rc::clone(&counters)));
         install_hook(&lua, &budget).map_err(setup)?;
+        // The API charges host work (searches, Line of Sight) to the running call's budget.
+        lua.set_app_data(Rc::clone(&budget));
 
         let print = Rc::new(RefCell::new(PrintSink::buffer()));
         let slots = lua.create_table().map_err(setup)?;
@@ -149,6 +154,7 @@ impl Sandbox {
             .map_err(setup)?;
         let api = Api {
             shared_changed: exports.get("shared_changed").map_err(setup)?,
+            new_call: exports.get("new_call").map_err(setup)?,
             instantiate: exports.get("instantiate").map_err(setup)?,
             load: exports.get("load").map_err(setup)?,
             invoke: exports.get("invoke").map_err(setup)?,
@@ -422,6 +428,9 @@ impl Sandbox {
         let outermost = self.nesting.get() == 0;
         if outermost {
             self.budget.reset();
+            if let Err(e) = self.api.new_call.call::<()>(()) {
+                return Err(setup(e));
+            }
         }
         self.nesting.set(self.nesting.get() + 1);
         let result = self.lua.scope(|scope| {
@@ -440,7 +449,19 @@ impl Sandbox {
             Ok(value)
         });
         self.nesting.set(self.nesting.get() - 1);
-        let result = result.map_err(|err| self.classify(&err));
+        let result = match result {
+            // A budget spent inside (by a nested call whose error a script could not see, or
+            // right before returning) ends this call too.
+            Ok(_) if self.budget.is_spent() => {
+                let spent = self
+                    .budget
+                    .spent_error()
+                    .map(|e| ScriptError::from_budget(&e));
+                Err(spent.map_or_else(|| ScriptError::host("budget spent"), |e| self.fill(e)))
+            }
+            Ok(v) => Ok(v),
+            Err(err) => Err(self.classify(&err)),
+        };
         if outermost {
             let out_of_memory = matches!(&result, Err(e) if e.kind() == ErrorKind::MemoryBudget);
             self.budget.reset();
@@ -455,11 +476,33 @@ impl Sandbox {
     }
 
     /// Converts an error from a call: a spent budget wins over whatever error value escaped.
+    /// A budget error the budget does not know yet (Lua's own "stack overflow" or "not enough
+    /// memory" reaching the host directly) spends that budget now, so the calls around this one
+    /// (a behaviour that revealed the Blip whose behaviour this was) end too, through any
+    /// `pcall`.
     fn classify(&self, err: &mlua::Error) -> ScriptError {
         let converted = match self.budget.spent_error() {
             Some(spent) => ScriptError::from_budget(&spent),
             None => from_lua_error(err),
         };
+        let filled = self.fill(converted);
+        if filled.is_budget() && !self.budget.is_spent() {
+            let kind = match filled.kind() {
+                ErrorKind::InstructionBudget => Exhausted::Instructions,
+                ErrorKind::MemoryBudget => Exhausted::Memory,
+                _ => Exhausted::Depth,
+            };
+            let detail = match &filled {
+                ScriptError::MemoryBudget { detail, .. } => Some(detail.clone()),
+                _ => None,
+            };
+            self.budget.exhaust(kind, filled.location(), detail);
+        }
+        filled
+    }
+
+    /// Fills in what only the sandbox knows: the limits of budget errors, full paths.
+    fn fill(&self, converted: ScriptError) -> ScriptError {
         let limits = self.budget.limits;
         match converted {
             ScriptError::MemoryBudget {
@@ -643,6 +686,8 @@ mod tests {
 
         let sandbox = Sandbox::new(Limits {
             instructions: 1_000_000_000,
+            string_bytes: 1024 * 1024,
+            table_keys: 8192,
             ..Limits::default()
         })
         .expect("sandbox");

@@ -10,10 +10,75 @@
 //! behaviours always reach their own context. Outside a behaviour call there is no trampoline
 //! and every such function raises a clear error.
 
+use crate::budget::{script_location, BudgetState};
 use mlua::{Function, Lua, Table};
-use overmind_core::BehaviourCtx;
+use overmind_core::{BehaviourCtx, Pos};
 use std::cell::RefCell;
 use std::rc::Rc;
+
+/// What every API call costs, in instructions: the trampoline, the job, the handles it makes.
+pub(crate) const CALL_UNITS: u64 = 20;
+/// A search over the map (a distance field, a shortest path, the squares towards a goal) costs
+/// this many instructions per square of the map.
+pub(crate) const SEARCH_UNITS_PER_SQUARE: u64 = 2;
+/// `reachable` returns a table per square reached: per square of the map.
+pub(crate) const REACHABLE_UNITS_PER_SQUARE: u64 = 8;
+/// One Line of Sight check: per square along its longer axis.
+pub(crate) const LOS_UNITS_PER_SQUARE: u64 = 12;
+/// Listing or finding models: per model or Blip on the map.
+pub(crate) const MODEL_UNITS: u64 = 2;
+
+/// Charges `units` instructions' worth of host work to the running call's budget, before the
+/// work is done; a spent budget raises its error, which no script can catch.
+///
+/// # Errors
+/// The budget is spent.
+pub(crate) fn charge(lua: &Lua, units: u64) -> mlua::Result<()> {
+    match lua.app_data_ref::<Rc<BudgetState>>() {
+        Some(b) => b
+            .consume(units, || script_location(lua))
+            .map_err(mlua::Error::external),
+        None => Ok(()),
+    }
+}
+
+/// The cost of one search over the whole map.
+pub(crate) fn search_units(ctx: &BehaviourCtx<'_, '_>) -> u64 {
+    let map = &ctx.state().map;
+    let squares =
+        u64::try_from(map.width()).unwrap_or(0) * u64::try_from(map.height()).unwrap_or(0);
+    squares * SEARCH_UNITS_PER_SQUARE
+}
+
+/// The cost of `reachable` (a search, and a table per square it returns).
+pub(crate) fn reachable_units(ctx: &BehaviourCtx<'_, '_>) -> u64 {
+    search_units(ctx) / SEARCH_UNITS_PER_SQUARE * REACHABLE_UNITS_PER_SQUARE
+}
+
+/// The cost of one Line of Sight check between two squares.
+pub(crate) fn los_units(a: Pos, b: Pos) -> u64 {
+    (u64::from(a.distance(b)) + 1) * LOS_UNITS_PER_SQUARE
+}
+
+/// The cost of a query that walks every model and Blip on the map.
+pub(crate) fn model_units(ctx: &BehaviourCtx<'_, '_>) -> u64 {
+    let st = ctx.state();
+    let models: usize = st.units.iter().map(|u| u.models.len()).sum();
+    u64::try_from(models + st.blips.len()).unwrap_or(u64::MAX) * MODEL_UNITS
+}
+
+/// The cost of checking Line of Sight from every model of `unit` to every Hero.
+pub(crate) fn sight_units(ctx: &BehaviourCtx<'_, '_>, unit: &str) -> u64 {
+    let own: Vec<Pos> = ctx.models_of(unit).iter().map(|m| m.pos).collect();
+    let heroes: Vec<Pos> = ctx.heroes().iter().map(|m| m.pos).collect();
+    let mut units = model_units(ctx);
+    for p in &own {
+        for h in &heroes {
+            units = units.saturating_add(los_units(*p, *h));
+        }
+    }
+    units
+}
 
 type Job = Box<dyn FnOnce(&Lua, &mut BehaviourCtx<'_, '_>)>;
 
@@ -22,10 +87,6 @@ type Job = Box<dyn FnOnce(&Lua, &mut BehaviourCtx<'_, '_>)>;
 pub(crate) struct Calls {
     running: RefCell<Vec<Function>>,
     job: RefCell<Option<Job>>,
-    /// Set when a nested behaviour spent the budget the whole outermost call shares: the
-    /// behaviours around it must end too, even if the hook does not fire again before they
-    /// would finish.
-    spent: RefCell<Option<String>>,
     /// One slot per running behaviour call (innermost last): its behaviour's id and its
     /// `game.storage` table, made when the call first reads it.
     storage: RefCell<Vec<StorageSlot>>,
@@ -111,26 +172,6 @@ impl Calls {
         Ok(t)
     }
 
-    /// How many behaviour calls are running, nested.
-    pub(crate) fn depth(&self) -> usize {
-        self.running.borrow().len()
-    }
-
-    /// A behaviour call ended by a spent budget: `message` says which and where.
-    pub(crate) fn note_spent(&self, message: String) {
-        self.spent.borrow_mut().get_or_insert(message);
-    }
-
-    /// The spent-budget message, if a behaviour of the running outermost call spent it.
-    pub(crate) fn spent(&self) -> Option<String> {
-        self.spent.borrow().clone()
-    }
-
-    /// A new outermost call starts with its budget whole.
-    pub(crate) fn clear_spent(&self) {
-        self.spent.replace(None);
-    }
-
     /// The trampoline's body: run the waiting job with the behaviour's context.
     pub(crate) fn run_job(
         &self,
@@ -151,6 +192,7 @@ impl Calls {
 
     fn run<R: 'static>(
         &self,
+        lua: &Lua,
         f: impl FnOnce(&Lua, &mut BehaviourCtx<'_, '_>) -> mlua::Result<R> + 'static,
     ) -> mlua::Result<R> {
         let trampoline = self.running.borrow().last().cloned().ok_or_else(|| {
@@ -158,6 +200,7 @@ impl Calls {
                 "the game can only be used while a behaviour performs (not when a script loads)",
             )
         })?;
+        charge(lua, CALL_UNITS)?;
         let out: Rc<RefCell<Option<mlua::Result<R>>>> = Rc::new(RefCell::new(None));
         let slot = Rc::clone(&out);
         let job: Job = Box::new(move |lua: &Lua, ctx: &mut BehaviourCtx<'_, '_>| {
@@ -168,9 +211,9 @@ impl Calls {
             self.job.replace(None);
             return Err(unwrap_callback(e));
         }
-        if let Some(message) = self.spent() {
-            return Err(mlua::Error::runtime(message));
-        }
+        // A behaviour the job performed (a Blip it revealed) spent the budget the whole call
+        // shares: this call ends too, and no script can catch that.
+        charge(lua, 0)?;
         let answer = out.borrow_mut().take();
         answer.unwrap_or_else(|| Err(mlua::Error::runtime("internal: the API call did not run")))
     }
@@ -197,5 +240,5 @@ pub(crate) fn with_ctx<R: 'static>(
         .app_data_ref::<Rc<Calls>>()
         .map(|c| Rc::clone(&c))
         .ok_or_else(|| mlua::Error::runtime("internal: the Lua API is not set up"))?;
-    calls.run(f)
+    calls.run(lua, f)
 }

@@ -3,7 +3,9 @@
 
 use super::args::{self, err, no_more, place, Args, PlaceArg};
 use super::blip::BlipRef;
-use super::call::{with_ctx, Calls};
+use super::call::{
+    charge, los_units, model_units, search_units, sight_units, with_ctx, Calls, MODEL_UNITS,
+};
 use super::rules::RulesRef;
 use super::storage;
 use super::unit::UnitRef;
@@ -50,19 +52,28 @@ fn blip_handles(lua: &Lua, blips: Vec<(String, Pos)>, movement: u32) -> mlua::Re
 
 fn heroes(lua: &Lua, _: &GameRef, a: MultiValue) -> mlua::Result<MultiValue> {
     Args::new("heroes", a).at_most(0)?;
-    let ms = with_ctx(lua, |_, ctx| Ok(ctx.heroes()))?;
+    let ms = with_ctx(lua, |lua, ctx| {
+        charge(lua, model_units(ctx))?;
+        Ok(ctx.heroes())
+    })?;
     Ok(MultiValue::from_iter([args::models(lua, ms)?]))
 }
 
 fn aliens(lua: &Lua, _: &GameRef, a: MultiValue) -> mlua::Result<MultiValue> {
     Args::new("aliens", a).at_most(0)?;
-    let ms = with_ctx(lua, |_, ctx| Ok(models_of_side(ctx, Side::Overmind)))?;
+    let ms = with_ctx(lua, |lua, ctx| {
+        charge(lua, model_units(ctx))?;
+        Ok(models_of_side(ctx, Side::Overmind))
+    })?;
     Ok(MultiValue::from_iter([args::models(lua, ms)?]))
 }
 
 fn blips(lua: &Lua, _: &GameRef, a: MultiValue) -> mlua::Result<MultiValue> {
     Args::new("blips", a).at_most(0)?;
-    let (bs, movement) = with_ctx(lua, |_, ctx| Ok((ctx.blips(), ctx.rules().blip_movement)))?;
+    let (bs, movement) = with_ctx(lua, |lua, ctx| {
+        charge(lua, model_units(ctx))?;
+        Ok((ctx.blips(), ctx.rules().blip_movement))
+    })?;
     Ok(MultiValue::from_iter([blip_handles(lua, bs, movement)?]))
 }
 
@@ -70,7 +81,10 @@ fn model(lua: &Lua, _: &GameRef, a: MultiValue) -> mlua::Result<MultiValue> {
     let a = Args::new("model", a);
     a.at_most(1)?;
     let id = a.string(0, "id")?;
-    match with_ctx(lua, move |_, ctx| Ok(ctx.model(&id)))? {
+    match with_ctx(lua, move |lua, ctx| {
+        charge(lua, model_units(ctx))?;
+        Ok(ctx.model(&id))
+    })? {
         Some(m) => Ok(MultiValue::from_iter([args::model(lua, m)?])),
         None => args::one(Value::Nil, lua),
     }
@@ -80,7 +94,10 @@ fn unit(lua: &Lua, _: &GameRef, a: MultiValue) -> mlua::Result<MultiValue> {
     let a = Args::new("unit", a);
     a.at_most(1)?;
     let id = a.string(0, "id")?;
-    match with_ctx(lua, move |_, ctx| Ok(UnitRef::of(ctx, &id)))? {
+    match with_ctx(lua, move |lua, ctx| {
+        charge(lua, model_units(ctx))?;
+        Ok(UnitRef::of(ctx, &id))
+    })? {
         Some(u) => args::one(Value::UserData(lua.create_any_userdata(u)?), lua),
         None => args::one(Value::Nil, lua),
     }
@@ -90,7 +107,8 @@ fn blip(lua: &Lua, _: &GameRef, a: MultiValue) -> mlua::Result<MultiValue> {
     let a = Args::new("blip", a);
     a.at_most(1)?;
     let id = a.string(0, "id")?;
-    let found = with_ctx(lua, move |_, ctx| {
+    let found = with_ctx(lua, move |lua, ctx| {
+        charge(lua, model_units(ctx))?;
         let movement = ctx.rules().blip_movement;
         Ok(ctx
             .blips()
@@ -108,7 +126,10 @@ fn visible_heroes(lua: &Lua, _: &GameRef, a: MultiValue) -> mlua::Result<MultiVa
     let a = Args::new("visible_heroes", a);
     a.at_most(1)?;
     let u = a.unit(0, "unit")?;
-    let ms = with_ctx(lua, move |_, ctx| Ok(ctx.visible_heroes(&u)))?;
+    let ms = with_ctx(lua, move |lua, ctx| {
+        charge(lua, sight_units(ctx, &u))?;
+        Ok(ctx.visible_heroes(&u))
+    })?;
     Ok(MultiValue::from_iter([args::models(lua, ms)?]))
 }
 
@@ -116,7 +137,10 @@ fn heroes_seeing(lua: &Lua, _: &GameRef, a: MultiValue) -> mlua::Result<MultiVal
     let a = Args::new("heroes_seeing", a);
     a.at_most(1)?;
     let u = a.unit(0, "unit")?;
-    let ms = with_ctx(lua, move |_, ctx| Ok(ctx.heroes_seeing(&u)))?;
+    let ms = with_ctx(lua, move |lua, ctx| {
+        charge(lua, sight_units(ctx, &u))?;
+        Ok(ctx.heroes_seeing(&u))
+    })?;
     Ok(MultiValue::from_iter([args::models(lua, ms)?]))
 }
 
@@ -125,7 +149,17 @@ fn closest(lua: &Lua, _: &GameRef, a: MultiValue) -> mlua::Result<MultiValue> {
     a.at_most(2)?;
     let u = a.unit(0, "unit")?;
     let candidates = a.models(1, "models")?;
-    match with_ctx(lua, move |_, ctx| Ok(ctx.closest(&u, &candidates)))? {
+    match with_ctx(lua, move |lua, ctx| {
+        // One distance field per model of the unit, then each candidate's neighbours.
+        let own = u64::try_from(ctx.models_of(&u).len()).unwrap_or(u64::MAX);
+        let picks = u64::try_from(candidates.len()).unwrap_or(u64::MAX);
+        let units = own
+            .saturating_mul(search_units(ctx))
+            .saturating_add(own.saturating_mul(picks).saturating_mul(8 * MODEL_UNITS))
+            .saturating_add(model_units(ctx));
+        charge(lua, units)?;
+        Ok(ctx.closest(&u, &candidates))
+    })? {
         Some(m) => Ok(MultiValue::from_iter([args::model(lua, m)?])),
         None => args::one(Value::Nil, lua),
     }
@@ -135,7 +169,8 @@ fn model_order(lua: &Lua, _: &GameRef, a: MultiValue) -> mlua::Result<MultiValue
     let a = Args::new("model_order", a);
     a.at_most(1)?;
     let u = a.unit(0, "unit")?;
-    let ms = with_ctx(lua, move |_, ctx| {
+    let ms = with_ctx(lua, move |lua, ctx| {
+        charge(lua, model_units(ctx))?;
         let ids = ctx.model_order(&u);
         Ok(ids
             .iter()
@@ -154,9 +189,10 @@ fn two(func: &str, names: [&str; 2], (a, b, rest): Two) -> mlua::Result<(Pos, Po
 
 fn los(lua: &Lua, _: &GameRef, args: Two) -> mlua::Result<bool> {
     let (p, q) = two("los", ["a", "b"], args)?;
-    with_ctx(lua, move |_, ctx| {
+    with_ctx(lua, move |lua, ctx| {
         on_map(ctx, "los", p)?;
         on_map(ctx, "los", q)?;
+        charge(lua, los_units(p, q))?;
         Ok(ctx.los(p, q))
     })
 }
@@ -168,18 +204,20 @@ fn distance(_: &Lua, _: &GameRef, args: Two) -> mlua::Result<u32> {
 
 fn path_distance(lua: &Lua, _: &GameRef, args: Two) -> mlua::Result<Option<u32>> {
     let (p, q) = two("path_distance", ["from", "to"], args)?;
-    with_ctx(lua, move |_, ctx| {
+    with_ctx(lua, move |lua, ctx| {
         on_map(ctx, "path_distance", p)?;
         on_map(ctx, "path_distance", q)?;
+        charge(lua, search_units(ctx))?;
         Ok(ctx.path_distance(p, q))
     })
 }
 
 fn steps_to_adjacent(lua: &Lua, _: &GameRef, args: Two) -> mlua::Result<Option<u32>> {
     let (p, q) = two("steps_to_adjacent", ["from", "to"], args)?;
-    with_ctx(lua, move |_, ctx| {
+    with_ctx(lua, move |lua, ctx| {
         on_map(ctx, "steps_to_adjacent", p)?;
         on_map(ctx, "steps_to_adjacent", q)?;
+        charge(lua, search_units(ctx))?;
         Ok(ctx.steps_to_adjacent(p, q))
     })
 }
@@ -243,7 +281,9 @@ fn log(lua: &Lua, _: &GameRef, a: MultiValue) -> mlua::Result<MultiValue> {
     let a = Args::new("log", a);
     a.at_most(1)?;
     let message = a.string(0, "message")?;
-    with_ctx(lua, move |_, ctx| {
+    let units = u64::try_from(message.len() / 16).unwrap_or(u64::MAX);
+    with_ctx(lua, move |lua, ctx| {
+        charge(lua, units)?;
         ctx.log(&message);
         Ok(())
     })?;

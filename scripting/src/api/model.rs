@@ -2,7 +2,7 @@
 //! unit's own models can also move.
 
 use super::args::{self, core_err, err, Args};
-use super::call::with_ctx;
+use super::call::{charge, model_units, reachable_units, search_units, with_ctx};
 use super::{method, Class, Field, FieldDoc, FnDoc, Method, Param, Ret};
 use mlua::{Lua, MultiValue, Value};
 use overmind_core::{ModelInfo, Pos, Side};
@@ -70,8 +70,9 @@ fn move_towards(lua: &Lua, this: &ModelRef, a: MultiValue) -> mlua::Result<Multi
     let target = a.target_of_move(0, "target")?;
     let steps = a.steps(1, "steps")?;
     let m = this.0.clone();
-    let moved = with_ctx(lua, move |_, ctx| {
+    let moved = with_ctx(lua, move |lua, ctx| {
         acting(ctx, "move_towards", &m)?;
+        charge(lua, search_units(ctx))?;
         let steps = steps.unwrap_or_else(|| ctx.move_left(&m.id));
         let goal = target.goal(ctx);
         ctx.move_towards(&m.id, goal, steps)
@@ -95,8 +96,9 @@ fn move_to(lua: &Lua, this: &ModelRef, a: MultiValue) -> mlua::Result<MultiValue
         }
     };
     let m = this.0.clone();
-    let moved = with_ctx(lua, move |_, ctx| {
+    let moved = with_ctx(lua, move |lua, ctx| {
         acting(ctx, "move_to", &m)?;
+        charge(lua, search_units(ctx))?;
         ctx.move_to(&m.id, to).map_err(|e| core_err("move_to", &e))
     })?;
     args::one(moved, lua)
@@ -110,8 +112,9 @@ fn a_first_int(a: &Args) -> bool {
 fn reachable(lua: &Lua, this: &ModelRef, a: MultiValue) -> mlua::Result<MultiValue> {
     Args::new("reachable", a).at_most(0)?;
     let m = this.0.clone();
-    let squares = with_ctx(lua, move |_, ctx| {
+    let squares = with_ctx(lua, move |lua, ctx| {
         acting(ctx, "reachable", &m)?;
+        charge(lua, reachable_units(ctx))?;
         ctx.reachable(&m.id).map_err(|e| core_err("reachable", &e))
     })?;
     let t = lua.create_table_with_capacity(squares.len(), 0)?;
@@ -190,7 +193,10 @@ pub(crate) static MODEL: Class<ModelRef> = Class {
             },
             get: |lua, m| {
                 let id = m.0.id.clone();
-                Ok(Value::Boolean(with_ctx(lua, move |_, ctx| Ok(alive(ctx, &id)))?))
+                Ok(Value::Boolean(with_ctx(lua, move |lua, ctx| {
+                    charge(lua, model_units(ctx))?;
+                    Ok(alive(ctx, &id))
+                })?))
             },
         },
     ],

@@ -2,7 +2,7 @@
 //! attacks, Fear Attacks) through the core's validated behaviour context.
 
 use super::args::{self, core_err, err, Args};
-use super::call::with_ctx;
+use super::call::{charge, model_units, search_units, sight_units, with_ctx};
 use super::model::{self, side_name};
 use super::{method, Class, Field, FieldDoc, FnDoc, Method, Param, Ret};
 use mlua::{Lua, MultiValue, Value};
@@ -89,15 +89,19 @@ fn target_there(ctx: &BehaviourCtx<'_, '_>, func: &str, target: &str) -> mlua::R
 fn models(lua: &Lua, this: &UnitRef, a: MultiValue) -> mlua::Result<MultiValue> {
     Args::new("models", a).at_most(0)?;
     let id = this.id.clone();
-    let ms = with_ctx(lua, move |_, ctx| Ok(ctx.models_of(&id)))?;
+    let ms = with_ctx(lua, move |lua, ctx| {
+        charge(lua, model_units(ctx))?;
+        Ok(ctx.models_of(&id))
+    })?;
     Ok(MultiValue::from_iter([args::models(lua, ms)?]))
 }
 
 fn in_melee(lua: &Lua, this: &UnitRef, a: MultiValue) -> mlua::Result<MultiValue> {
     Args::new("in_melee", a).at_most(0)?;
     let id = this.id.clone();
-    let yes = with_ctx(lua, move |_, ctx| {
+    let yes = with_ctx(lua, move |lua, ctx| {
         performing(ctx, "in_melee", &id)?;
+        charge(lua, model_units(ctx))?;
         Ok(ctx.in_melee())
     })?;
     args::one(yes, lua)
@@ -106,8 +110,9 @@ fn in_melee(lua: &Lua, this: &UnitRef, a: MultiValue) -> mlua::Result<MultiValue
 fn melee_targets(lua: &Lua, this: &UnitRef, a: MultiValue) -> mlua::Result<MultiValue> {
     Args::new("melee_targets", a).at_most(0)?;
     let id = this.id.clone();
-    let ms = with_ctx(lua, move |_, ctx| {
+    let ms = with_ctx(lua, move |lua, ctx| {
         performing(ctx, "melee_targets", &id)?;
+        charge(lua, sight_units(ctx, &id))?;
         Ok(ctx.melee_targets())
     })?;
     Ok(MultiValue::from_iter([args::models(lua, ms)?]))
@@ -116,8 +121,9 @@ fn melee_targets(lua: &Lua, this: &UnitRef, a: MultiValue) -> mlua::Result<Multi
 fn shoot_targets(lua: &Lua, this: &UnitRef, a: MultiValue) -> mlua::Result<MultiValue> {
     Args::new("shoot_targets", a).at_most(0)?;
     let id = this.id.clone();
-    let ms = with_ctx(lua, move |_, ctx| {
+    let ms = with_ctx(lua, move |lua, ctx| {
         performing(ctx, "shoot_targets", &id)?;
+        charge(lua, sight_units(ctx, &id))?;
         Ok(ctx.shoot_targets())
     })?;
     Ok(MultiValue::from_iter([args::models(lua, ms)?]))
@@ -134,8 +140,9 @@ fn attack(
     let target = a.target(0, "target")?;
     let penalty = a.attack_options(1)?;
     let this = this.clone();
-    with_ctx(lua, move |_, ctx| {
+    with_ctx(lua, move |lua, ctx| {
         acting(ctx, func, &this)?;
+        charge(lua, sight_units(ctx, &this.id))?;
         target_there(ctx, func, &target)?;
         let r = if func == "melee" {
             ctx.melee(&target, penalty)
@@ -174,10 +181,11 @@ fn move_towards(lua: &Lua, this: &UnitRef, a: MultiValue) -> mlua::Result<MultiV
     let target = a.target_of_move(0, "target")?;
     let steps = a.steps(1, "steps")?;
     let this = this.clone();
-    let moved = with_ctx(lua, move |_, ctx| {
+    let moved = with_ctx(lua, move |lua, ctx| {
         acting(ctx, "move_towards", &this)?;
         let mut total = 0;
         for m in ctx.model_order(&this.id) {
+            charge(lua, search_units(ctx))?;
             // One killed while another moved (Overwatch, a Free Attack) moves no more.
             if !model::alive(ctx, &m) {
                 continue;
