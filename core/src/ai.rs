@@ -7,7 +7,7 @@ use crate::game::Game;
 use crate::geom::Pos;
 use crate::los::LineOfSight;
 use crate::map::Obstacles;
-use crate::movement::{adjacent, reachable, towards, Goal};
+use crate::movement::{adjacent, reachable, Goal, GoalField};
 use crate::state::{ActionKind, Blip, GameState, Objective, Side, Unit};
 use crate::view::{HeroesView, View};
 
@@ -207,34 +207,32 @@ fn attack_action(
     None
 }
 
-/// Move `model` up to `steps` towards `goal`; `None` if it cannot get any closer.
+thread_local! {
+    /// Each side's distances to its goal, kept from one move to the next: a unit's models and a
+    /// side's activations move towards the same goal while few squares change in between, so
+    /// the field is brought up to date instead of searched afresh for every step of a plan.
+    /// [`GoalField::towards`] answers exactly as `towards` does whatever was asked before, so
+    /// keeping it per thread changes no choice.
+    static FIELDS: std::cell::RefCell<[GoalField; 2]> =
+        std::cell::RefCell::new([GoalField::new(), GoalField::new()]);
+}
+
+/// Move `model` up to `steps` towards `goal` (for `side`); `None` if it cannot get any closer.
 fn step_towards(
     state: &GameState,
     o: &Obstacles,
     from: Pos,
-    goal: Goal,
+    goal: &Goal,
     steps: u32,
+    side: Side,
 ) -> Option<Pos> {
-    {
-        use std::hash::{Hash, Hasher};
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        o.words().hash(&mut h);
-        from.hash(&mut h);
-        format!("{goal:?}").hash(&mut h);
-        steps.hash(&mut h);
-        let k = h.finish();
-        let mut h2 = std::collections::hash_map::DefaultHasher::new();
-        o.words().hash(&mut h2);
-        format!("{goal:?}").hash(&mut h2);
-        let k2 = h2.finish();
-        STATS.with(|s| {
-            let mut s = s.borrow_mut();
-            s.0 += 1;
-            if !s.1.insert(k) { s.2 += 1; }
-            if !s.3.insert(k2) { s.4 += 1; }
-        });
-    }
-    let t = towards(&state.map, o, from, goal, steps);
+    let t = FIELDS.with(|f| {
+        let slot = match side {
+            Side::Heroes => 0,
+            Side::Overmind => 1,
+        };
+        f.borrow_mut()[slot].towards(&state.map, o, from, goal, steps)
+    });
     let end = *t.ends.first()?;
     (t.steps > 0 && end != from).then_some(end)
 }
@@ -336,16 +334,13 @@ fn hero_plan(state: &GameState, content: &Content, o: &Obstacles, u: &Unit) -> O
                     })
                     .map(|(p, _)| p)
                     .filter(|&p| p != m.pos)
-            } else if !goal_squares.is_empty() {
-                step_towards(state, &o, m.pos, Goal::Squares(goal_squares), movement)
             } else {
-                step_towards(
-                    state,
-                    &o,
-                    m.pos,
-                    Goal::AdjacentTo(enemies.iter().map(|(_, p)| *p).collect()),
-                    movement,
-                )
+                let goal = if goal_squares.is_empty() {
+                    Goal::AdjacentTo(enemies.iter().map(|(_, p)| *p).collect())
+                } else {
+                    Goal::Squares(goal_squares)
+                };
+                step_towards(state, &o, m.pos, &goal, movement, Side::Heroes)
             };
             if let Some(to) = dest {
                 return Some(Action::Move {
@@ -461,6 +456,7 @@ fn alien_plan(
     if u.used.contains(&ActionKind::Move) && !moving {
         return None;
     }
+    let goal = Goal::AdjacentTo(heroes.iter().map(|(_, p)| *p).collect());
     for m in &u.models {
         if (moving && state.moved_this_action.contains(&m.id)) || m.status.stunned {
             continue;
@@ -473,8 +469,7 @@ fn alien_plan(
             });
         }
         let mv = content.aliens.get(&m.kind).map_or(4, |t| t.movement);
-        let goal = Goal::AdjacentTo(heroes.iter().map(|(_, p)| *p).collect());
-        if let Some(to) = step_towards(state, o, m.pos, goal, mv) {
+        if let Some(to) = step_towards(state, o, m.pos, &goal, mv, Side::Overmind) {
             return Some(Action::Move {
                 unit: m.id.clone(),
                 to,
@@ -517,8 +512,3 @@ pub fn play_ai_game(game: &mut Game, content: &Content, max_actions: usize) {
         }
     }
 }
-
-thread_local! {
-    pub static STATS: std::cell::RefCell<(u64, std::collections::HashSet<u64>, u64, std::collections::HashSet<u64>, u64)> = Default::default();
-}
-pub fn print_stats() { STATS.with(|s| { let s = s.borrow(); eprintln!("towards calls {} exact repeats {} same goal+obstacles {}", s.0, s.2, s.4); }); }

@@ -352,6 +352,21 @@ impl Grid {
         dist.clear();
         dist.resize(self.steps.len(), UNREACHED);
         order.clear();
+        self.reseed(dist, order, sources);
+    }
+
+    /// [`Grid::seed`] for a `dist` whose labelled cells are all in `order` (as a search leaves
+    /// them): when they are few, only those are reset.
+    fn reseed(&self, dist: &mut Vec<u32>, order: &mut Vec<usize>, sources: &[usize]) {
+        if dist.len() == self.steps.len() && order.len() < dist.len() / 8 {
+            for &i in order.iter() {
+                dist[i] = UNREACHED;
+            }
+        } else {
+            dist.clear();
+            dist.resize(self.steps.len(), UNREACHED);
+        }
+        order.clear();
         order.reserve(self.steps.len());
         for &s in sources {
             if dist[s] == UNREACHED {
@@ -438,43 +453,162 @@ fn offsets(stride: usize) -> [isize; 8] {
     [-s, 1 - s, 1, s + 1, s, s - 1, -1, -s - 1]
 }
 
-/// Buffers the searches of one thread reuse, so that a search does not allocate.
+/// A breadth-first search from one start over one grid, kept so that it can be taken further
+/// later. `order` holds the labelled cells in the order reached, so by distance, and
+/// `order[head..]` are not expanded yet; every cell at most `done` steps away is labelled in
+/// `dist` (`done` is the distance of `order[head]`, or `u32::MAX` once nothing is left).
+#[derive(Debug, Default)]
+struct Walk {
+    dist: Vec<u32>,
+    order: Vec<usize>,
+    head: usize,
+    done: u32,
+}
+
+impl Walk {
+    /// A new search from `start` over a grid of `len` cells. When the last search labelled few
+    /// cells, only those are reset (all of them are in `order`), so that a short search on a
+    /// big map costs what it visits.
+    fn restart(&mut self, len: usize, start: usize) {
+        if self.dist.len() == len && self.order.len() < len / 8 {
+            for &i in &self.order {
+                self.dist[i] = UNREACHED;
+            }
+        } else {
+            self.dist.clear();
+            self.dist.resize(len, UNREACHED);
+        }
+        self.order.clear();
+        self.order.reserve(len);
+        self.dist[start] = 0;
+        self.order.push(start);
+        self.head = 0;
+        self.done = 0;
+    }
+
+    /// Nothing more can be reached: every cell the search will ever label is labelled.
+    fn exhausted(&self) -> bool {
+        self.head == self.order.len()
+    }
+
+    /// Expands the next cell.
+    fn expand(&mut self, steps: &[u8], offsets: &[isize; 8]) {
+        let i = self.order[self.head];
+        self.head += 1;
+        let d = self.dist[i];
+        let mut mask = steps[i];
+        while mask != 0 {
+            let k = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            let j = i.wrapping_add_signed(offsets[k]);
+            if self.dist[j] == UNREACHED {
+                self.dist[j] = d + 1;
+                self.order.push(j);
+            }
+        }
+    }
+
+    /// Sets `done` from where the search stands.
+    fn settle(&mut self) {
+        self.done = self
+            .order
+            .get(self.head)
+            .map_or(u32::MAX, |&i| self.dist[i]);
+    }
+
+    /// Labels every cell at most `level` steps away.
+    fn advance(&mut self, steps: &[u8], offsets: &[isize; 8], level: u32) {
+        if level <= self.done {
+            return;
+        }
+        while let Some(&i) = self.order.get(self.head) {
+            if self.dist[i] >= level {
+                break;
+            }
+            self.expand(steps, offsets);
+        }
+        self.settle();
+    }
+
+    /// Takes the search on until `target` is labelled (and no further); its steps, or `None`
+    /// when it cannot be reached.
+    fn reach(&mut self, steps: &[u8], offsets: &[isize; 8], target: usize) -> Option<u32> {
+        let &d = self.dist.get(target)?;
+        if d != UNREACHED {
+            return Some(d);
+        }
+        while !self.exhausted() && self.dist[target] == UNREACHED {
+            self.expand(steps, offsets);
+        }
+        self.settle();
+        Some(self.dist[target]).filter(|&d| d != UNREACHED)
+    }
+
+    /// The labelled cells at most `level` steps away (complete when `level` ≤ `done`).
+    fn within(&self, level: u32) -> &[usize] {
+        let n = self.order.partition_point(|&i| self.dist[i] <= level);
+        &self.order[..n]
+    }
+}
+
+/// Buffers the searches of one thread reuse, so that a search does not allocate; and the last
+/// single-source search with the grid it ran on, so that the next question about the same
+/// start over the same grid (the AI's `towards`, then validation's `shortest_path`, then the
+/// engine's `shortest_paths` for one move) goes on from it instead of searching afresh.
+#[derive(Default)]
 struct Scratch {
     steps: Vec<u8>,
-    dist: Vec<u32>,
     order: Vec<usize>,
     dist2: Vec<u32>,
     order2: Vec<usize>,
-}
-
-impl Scratch {
-    const fn new() -> Scratch {
-        Scratch {
-            steps: Vec::new(),
-            dist: Vec::new(),
-            order: Vec::new(),
-            dist2: Vec::new(),
-            order2: Vec::new(),
-        }
-    }
-}
-
-impl Default for Scratch {
-    fn default() -> Scratch {
-        Scratch::new()
-    }
+    /// The grid of `walk` (its steps; stride and start cell in `memo`).
+    memo_steps: Vec<u8>,
+    memo: Option<(usize, usize)>,
+    walk: Walk,
+    repair: Repair,
+    cells: Vec<usize>,
+    changed: Vec<usize>,
 }
 
 thread_local! {
-    static SCRATCH: std::cell::Cell<Scratch> = const { std::cell::Cell::new(Scratch::new()) };
+    static SCRATCH: std::cell::Cell<Option<Box<Scratch>>> = const { std::cell::Cell::new(None) };
 }
 
-/// Runs `f` with this thread's [`Scratch`] (taken out meanwhile, so never shared).
+/// Runs `f` with this thread's [`Scratch`] (taken out meanwhile, so never shared; a nested call
+/// gets a fresh one).
 fn with_scratch<R>(f: impl FnOnce(&mut Scratch) -> R) -> R {
-    let mut scratch = SCRATCH.with(std::cell::Cell::take);
+    let mut scratch = SCRATCH.with(std::cell::Cell::take).unwrap_or_default();
     let r = f(&mut scratch);
-    SCRATCH.with(|c| c.set(scratch));
+    SCRATCH.with(|c| c.set(Some(scratch)));
     r
+}
+
+/// Runs `f` on the grid of a model moving from `from` and the breadth-first search from it
+/// (`sc.walk`, whatever levels it has done), the last one of this thread if that was from the
+/// same start over the same grid, else a new one. `None` if `from` is off the map.
+fn with_walk<R>(
+    map: &Map,
+    obstacles: &Obstacles,
+    from: Pos,
+    f: impl FnOnce(&Grid, usize, &mut Scratch) -> R,
+) -> Option<R> {
+    with_scratch(|sc| {
+        let mut grid = Grid::new(map, obstacles, &[from], std::mem::take(&mut sc.steps));
+        let Some(start) = grid.index(from) else {
+            sc.steps = grid.steps;
+            return None;
+        };
+        let key = Some((grid.stride, start));
+        if sc.memo != key || sc.memo_steps != grid.steps {
+            std::mem::swap(&mut sc.memo_steps, &mut grid.steps);
+            sc.memo = key;
+            sc.walk.restart(sc.memo_steps.len(), start);
+        }
+        sc.steps = std::mem::replace(&mut grid.steps, std::mem::take(&mut sc.memo_steps));
+        let r = f(&grid, start, sc);
+        sc.memo_steps = grid.steps;
+        Some(r)
+    })
 }
 
 /// Breadth-first step counts over legal steps from one or more source squares.
@@ -505,6 +639,22 @@ impl DistanceField {
             .copied()
             .filter(|&p| map.in_bounds(p))
             .collect();
+        if let [one] = sources[..] {
+            let field = with_walk(map, obstacles, one, |grid, _, sc| {
+                let offsets = offsets(grid.stride);
+                sc.walk.advance(&grid.steps, &offsets, u32::MAX);
+                DistanceField {
+                    width: grid.width,
+                    height: grid.height,
+                    stride: grid.stride,
+                    dist: sc.walk.dist.clone(),
+                    sources: sources.clone(),
+                }
+            });
+            if let Some(field) = field {
+                return field;
+            }
+        }
         with_scratch(|sc| {
             let grid = Grid::new(map, obstacles, &sources, std::mem::take(&mut sc.steps));
             let cells: Vec<usize> = sources.iter().filter_map(|&p| grid.index(p)).collect();
@@ -561,30 +711,23 @@ impl DistanceField {
 /// blocked unless it is `a`); `None` if there is none or either is off the map.
 #[must_use]
 pub fn path_distance(map: &Map, obstacles: &Obstacles, a: Pos, b: Pos) -> Option<u32> {
-    with_scratch(|sc| {
-        let grid = Grid::new(map, obstacles, &[a], std::mem::take(&mut sc.steps));
-        let found = grid.index(a).zip(grid.index(b)).and_then(|(ia, ib)| {
-            grid.bfs(&mut sc.dist, &mut sc.order, &[ia], UNREACHED, Some(ib));
-            Some(sc.dist[ib]).filter(|&d| d != UNREACHED)
-        });
-        sc.steps = grid.steps;
-        found
+    with_walk(map, obstacles, a, |grid, _, sc| {
+        let ib = grid.index(b)?;
+        sc.walk.reach(&grid.steps, &offsets(grid.stride), ib)
     })
+    .flatten()
 }
 
 /// A shortest legal path from `a` to `b`, both included (see [`DistanceField::path_to`] for
 /// which one).
 #[must_use]
 pub fn shortest_path(map: &Map, obstacles: &Obstacles, a: Pos, b: Pos) -> Option<Vec<Pos>> {
-    with_scratch(|sc| {
-        let grid = Grid::new(map, obstacles, &[a], std::mem::take(&mut sc.steps));
-        let path = grid.index(a).zip(grid.index(b)).and_then(|(ia, ib)| {
-            grid.bfs(&mut sc.dist, &mut sc.order, &[ia], UNREACHED, Some(ib));
-            grid.path(&sc.dist, ib)
-        });
-        sc.steps = grid.steps;
-        path
+    with_walk(map, obstacles, a, |grid, _, sc| {
+        let ib = grid.index(b)?;
+        sc.walk.reach(&grid.steps, &offsets(grid.stride), ib)?;
+        grid.path(&sc.walk.dist, ib)
     })
+    .flatten()
 }
 
 /// Most distinct shortest paths [`shortest_paths`] lists.
@@ -600,41 +743,32 @@ pub fn shortest_paths(
     b: Pos,
     cap: usize,
 ) -> Vec<Vec<Pos>> {
-    let field = DistanceField::from(map, obstacles, a);
-    let Some(total) = field.get(b) else {
-        return Vec::new();
-    };
-    let mut out: Vec<Vec<Pos>> = Vec::new();
     // Walk back from `b`, one step closer to `a` each time, neighbours in `Dir::ALL` order
-    // (the order `path_to` picks its one path by).
-    let mut rev: Vec<Pos> = vec![b];
+    // (the order `path_to` picks its one path by). A step is taken when the grid allows it,
+    // which on a shortest path is exactly when `can_step` does: the grid differs only in
+    // letting the mover's square `a` be entered or cut past, and neither can happen one step
+    // closer to `a` (both neighbours of such a step would be one step from `a`).
     fn back(
-        map: &Map,
-        o: &Obstacles,
-        field: &DistanceField,
-        a: Pos,
-        rev: &mut Vec<Pos>,
+        grid: &Grid,
+        dist: &[u32],
+        offsets: &[isize; 8],
+        rev: &mut Vec<usize>,
         out: &mut Vec<Vec<Pos>>,
         cap: usize,
     ) {
-        if out.len() >= cap {
-            return;
-        }
         let Some(&q) = rev.last() else {
             return;
         };
-        if q == a {
-            out.push(rev.iter().rev().copied().collect());
+        let d = dist[q];
+        if d == 0 {
+            out.push(rev.iter().rev().map(|&i| grid.pos(i)).collect());
             return;
         }
-        let Some(d) = field.get(q) else {
-            return;
-        };
-        for dir in Dir::ALL {
-            let p = q.offset(dir);
-            if field.get(p) == Some(d.wrapping_sub(1)) && can_step(map, o, p, q) {
+        for (k, &off) in offsets.iter().enumerate() {
+            let p = q.wrapping_add_signed(off);
+            if dist[p] == d - 1 && grid.steps[p] & (1 << ((k + 4) % 8)) != 0 {
                 rev.push(p);
-                back(map, o, field, a, rev, out, cap);
+                back(grid, dist, offsets, rev, out, cap);
                 rev.pop();
                 if out.len() >= cap {
                     return;
@@ -642,27 +776,42 @@ pub fn shortest_paths(
             }
         }
     }
-    back(map, obstacles, &field, a, &mut rev, &mut out, cap);
-    debug_assert!(out.iter().all(|p| p.len() as u32 == total + 1));
-    out
+    with_walk(map, obstacles, a, |grid, _, sc| {
+        let mut out: Vec<Vec<Pos>> = Vec::new();
+        let Some(ib) = grid.index(b) else {
+            return out;
+        };
+        let offsets = offsets(grid.stride);
+        let Some(total) = sc.walk.reach(&grid.steps, &offsets, ib) else {
+            return out;
+        };
+        if cap > 0 {
+            let mut rev = Vec::with_capacity(total as usize + 1);
+            rev.push(ib);
+            back(grid, &sc.walk.dist, &offsets, &mut rev, &mut out, cap);
+        }
+        debug_assert!(out.iter().all(|p| p.len() as u32 == total + 1));
+        out
+    })
+    .unwrap_or_default()
 }
 
 /// Squares a model on `from` can reach in at most `max_steps` legal steps, with their step
 /// counts, `from` included at 0; sorted by (steps, y, x). Empty if `from` is off the map.
 #[must_use]
 pub fn reachable(map: &Map, obstacles: &Obstacles, from: Pos, max_steps: u32) -> Vec<(Pos, u32)> {
-    with_scratch(|sc| {
-        let grid = Grid::new(map, obstacles, &[from], std::mem::take(&mut sc.steps));
-        let mut out = Vec::new();
-        if let Some(start) = grid.index(from) {
-            let (dist, order) = (&mut sc.dist, &mut sc.order);
-            grid.bfs(dist, order, &[start], max_steps, None);
-            out = order.iter().map(|&i| (grid.pos(i), dist[i])).collect();
-            out.sort_unstable_by_key(|&(p, d)| (d, p.y, p.x));
-        }
-        sc.steps = grid.steps;
+    with_walk(map, obstacles, from, |grid, _, sc| {
+        let walk = &mut sc.walk;
+        walk.advance(&grid.steps, &offsets(grid.stride), max_steps);
+        let mut out: Vec<(Pos, u32)> = walk
+            .within(max_steps)
+            .iter()
+            .map(|&i| (grid.pos(i), walk.dist[i]))
+            .collect();
+        out.sort_unstable_by_key(|&(p, d)| (d, p.y, p.x));
         out
     })
+    .unwrap_or_default()
 }
 
 /// Where a move "towards" something wants to end.
@@ -721,6 +870,16 @@ pub struct Towards {
 }
 
 impl Towards {
+    /// The answer for a mover off the map.
+    fn nowhere() -> Towards {
+        Towards {
+            ends: Vec::new(),
+            remaining: Remaining::NoGoal,
+            steps: 0,
+            paths: Vec::new(),
+        }
+    }
+
     /// A legal path from the start to `end` (both included) if `end` is one of the ends.
     #[must_use]
     pub fn path(&self, end: Pos) -> Option<Vec<Pos>> {
@@ -743,76 +902,132 @@ impl Towards {
 /// least Chebyshev distance to the nearest goal square (see [`Remaining::Chebyshev`]), then
 /// fewest steps. A mover already at the goal stays (0 steps). Because fewer steps win ties, a
 /// best end's path never passes through a goal square before it: the mover stops on the first.
+///
+/// A caller moving many models towards one goal can keep a [`GoalField`] instead: its
+/// [`GoalField::towards`] gives the same answers without searching the goal's side afresh.
 #[must_use]
 pub fn towards(map: &Map, obstacles: &Obstacles, from: Pos, goal: Goal, max_steps: u32) -> Towards {
-    with_scratch(|sc| {
-        let grid = Grid::new(map, obstacles, &[from], std::mem::take(&mut sc.steps));
-        let t = towards_on(map, obstacles, &grid, sc, from, &goal, max_steps);
-        sc.steps = grid.steps;
-        t
+    with_walk(map, obstacles, from, |grid, start, sc| {
+        let Scratch {
+            walk,
+            dist2,
+            order2,
+            cells,
+            ..
+        } = sc;
+        goal_cells(map, grid, obstacles, &goal, start, cells);
+        // `dist2` and `order2` serve this search alone, so the last one's labels are all in
+        // `order2`.
+        grid.reseed(dist2, order2, cells);
+        towards_on(
+            map,
+            grid,
+            walk,
+            start,
+            &goal,
+            max_steps,
+            ToGoal::Search(dist2, order2),
+        )
     })
+    .unwrap_or_else(Towards::nowhere)
 }
 
-/// [`towards`] on the mover's grid, with `sc`'s search buffers.
+/// The cells of `grid` meeting `goal` that a model may end on, into `out` (in no particular
+/// order, perhaps twice): not solid, and holding no model unless it is the mover's `start`.
+fn goal_cells(
+    map: &Map,
+    grid: &Grid,
+    obstacles: &Obstacles,
+    goal: &Goal,
+    start: usize,
+    out: &mut Vec<usize>,
+) {
+    let layout = Layout::of(map);
+    out.clear();
+    let mut add = |p: Pos| {
+        if let Some(i) = grid.index(p) {
+            if layout.cells[i] & FREE != 0 && (i == start || !obstacles.contains(p)) {
+                out.push(i);
+            }
+        }
+    };
+    match goal {
+        Goal::Squares(squares) => squares.iter().for_each(|&p| add(p)),
+        // The squares adjacent to each target.
+        Goal::AdjacentTo(targets) => {
+            for &t in targets {
+                let Some(ti) = layout.index(t) else {
+                    continue;
+                };
+                let adj = layout.adjacent[ti];
+                for (k, d) in Dir::ALL.into_iter().enumerate() {
+                    if adj & (1 << k) != 0 {
+                        add(t.offset(d));
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Where [`towards_on`] gets the distances to the goal from.
+enum ToGoal<'a> {
+    /// A search on the mover's grid seeded with the goal cells (at 0), to be taken as far as
+    /// needed.
+    Search(&'a mut Vec<u32>, &'a mut Vec<usize>),
+    /// Every distance to the goal on the mover's grid, exact.
+    Field(&'a [u32]),
+}
+
+/// [`towards`] from `start` on the mover's `grid`, with the mover's search `walk`.
 fn towards_on(
     map: &Map,
-    obstacles: &Obstacles,
     grid: &Grid,
-    sc: &mut Scratch,
-    from: Pos,
+    walk: &mut Walk,
+    start: usize,
     goal: &Goal,
     max_steps: u32,
+    mut to_goal: ToGoal<'_>,
 ) -> Towards {
-    let Some(start) = grid.index(from) else {
-        return Towards {
-            ends: Vec::new(),
-            remaining: Remaining::NoGoal,
-            steps: 0,
-            paths: Vec::new(),
-        };
-    };
-    let layout = Layout::of(map);
     let offsets = offsets(grid.stride);
-    // Goal squares must be free: not solid, and holding no model but perhaps the mover.
-    let free =
-        |i: usize| layout.cells[i] & FREE != 0 && (i == start || !obstacles.contains(grid.pos(i)));
-    let goal_cells: Vec<usize> = match goal {
-        Goal::Squares(squares) => squares
-            .iter()
-            .filter_map(|&p| grid.index(p))
-            .filter(|&i| free(i))
-            .collect(),
-        // The squares adjacent to each target, in `Dir::ALL` order.
-        Goal::AdjacentTo(targets) => targets
-            .iter()
-            .filter_map(|&t| layout.index(t))
-            .flat_map(|t| {
-                let adj = layout.adjacent[t];
-                (0..8)
-                    .filter(move |&k| adj & (1 << k) != 0)
-                    .map(move |k| t.wrapping_add_signed(offsets[k]))
-            })
-            .filter(|&i| free(i))
-            .collect(),
+    let at_goal = |g: &ToGoal<'_>, i: usize| match g {
+        ToGoal::Search(d, _) => d[i] == 0,
+        ToGoal::Field(d) => d[i] == 0,
     };
-    let (to_goal, goal_order) = (&mut sc.dist2, &mut sc.order2);
-    grid.seed(to_goal, goal_order, &goal_cells);
-    // The mover's search first, up to the first level holding a goal square if any: then the
-    // best ends are the goal squares there. Otherwise only the least distance to the goal of
-    // any square the mover reached matters, so the goal's search stops after the first level
-    // holding one (every square of that level is reached by then); squares it has not reached
-    // are farther, whatever their true distance, so they can never be best.
-    let (moves, order) = (&mut sc.dist, &mut sc.order);
-    grid.seed(moves, order, &[start]);
-    if to_goal[start] != 0
-        && grid
-            .search(moves, order, max_steps, true, |j| to_goal[j] == 0)
-            .is_none()
-    {
-        grid.search(to_goal, goal_order, UNREACHED, true, |j| {
-            moves[j] != UNREACHED
-        });
+    // The mover's search first, level by level up to the first holding a goal square if any:
+    // then the best ends are the goal squares there. Otherwise only the least distance to the
+    // goal of any square the mover reached matters, so the goal's search stops after the first
+    // level holding one (every square of that level is reached by then); squares it has not
+    // reached are farther, whatever their true distance, so they can never be best.
+    let mut level = 0;
+    let mut reached = 1;
+    let mut hit = at_goal(&to_goal, start);
+    while !hit && level < max_steps {
+        walk.advance(&grid.steps, &offsets, level + 1);
+        let order = &walk.order;
+        let mut end = reached;
+        while end < order.len() && walk.dist[order[end]] == level + 1 {
+            end += 1;
+        }
+        if end == reached && walk.exhausted() {
+            break;
+        }
+        level += 1;
+        hit = order[reached..end].iter().any(|&i| at_goal(&to_goal, i));
+        reached = end;
     }
+    let order = &walk.order[..reached];
+    let moves = &walk.dist;
+    let in_reach = |j: usize| moves[j] <= level;
+    let to_goal: &[u32] = match &mut to_goal {
+        ToGoal::Search(dist, goal_order) => {
+            if !hit {
+                grid.search(dist, goal_order, UNREACHED, true, in_reach);
+            }
+            dist
+        }
+        ToGoal::Field(dist) => dist,
+    };
 
     // One (primary, steps) key per reachable square; the best ends share the least key.
     let path_key = |i: usize| (to_goal[i], moves[i]);
@@ -878,10 +1093,568 @@ fn finish(
     }
 }
 
+/// The distances to one goal, kept from one [`GoalField::towards`] to the next so that moving
+/// several models towards the same goal (a unit's models one after another, a side's
+/// activations) does not search the goal's side afresh for each.
+///
+/// The field holds every square's distance to the goal over the grid of the last query (its
+/// mover's square free, every other model blocking). The next query brings it up to date with
+/// its own grid and goal cells by re-settling only the squares whose distance the differences
+/// can alter (a dynamic shortest-path update, see `Repair`): when a model has moved and the
+/// next one plans, that is the squares around the two, not the map. Its answers are always
+/// those of [`towards`], whatever was asked before: goal, map and obstacles may all differ from
+/// one query to the next (a large difference just costs a full search).
+#[derive(Clone, Debug)]
+pub struct GoalField {
+    /// The grid the distances are exact for, its stride, and its goal cells (sorted).
+    steps: Vec<u8>,
+    stride: usize,
+    sources: Vec<usize>,
+    dist: Vec<u32>,
+    /// The least map (in squares) the field is kept on: [`REPAIR_FROM`] (0 in tests).
+    keep_from: usize,
+}
+
+impl Default for GoalField {
+    fn default() -> GoalField {
+        GoalField {
+            steps: Vec::new(),
+            stride: 0,
+            sources: Vec::new(),
+            dist: Vec::new(),
+            keep_from: REPAIR_FROM,
+        }
+    }
+}
+
+/// The least map (in squares) on which a [`GoalField`] is kept and repaired.
+const REPAIR_FROM: usize = 60 * 60;
+
+impl GoalField {
+    /// An empty field (the first query searches).
+    #[must_use]
+    pub fn new() -> GoalField {
+        GoalField::default()
+    }
+
+    /// Exactly [`towards`]`(map, obstacles, from, goal.clone(), max_steps)`.
+    #[must_use]
+    pub fn towards(
+        &mut self,
+        map: &Map,
+        obstacles: &Obstacles,
+        from: Pos,
+        goal: &Goal,
+        max_steps: u32,
+    ) -> Towards {
+        // Below this many squares a repair visits more than the one-off search, which stops
+        // at the first level it needs (measured: `paths/*/plan_*` in core/benches/paths.rs,
+        // 3.2× slower kept on 20×20, 1.4× on 40×40, even on 60×60, 0.64× on 80×80, 0.39× on
+        // 160×160), so the field is not kept there.
+        if map.len() < self.keep_from {
+            self.steps.clear();
+            return towards(map, obstacles, from, goal.clone(), max_steps);
+        }
+        with_walk(map, obstacles, from, |grid, start, sc| {
+            let mut sources = std::mem::take(&mut sc.cells);
+            goal_cells(map, grid, obstacles, goal, start, &mut sources);
+            sources.sort_unstable();
+            sources.dedup();
+            self.update(grid, &mut sources, sc);
+            sc.cells = sources;
+            towards_on(
+                map,
+                grid,
+                &mut sc.walk,
+                start,
+                goal,
+                max_steps,
+                ToGoal::Field(&self.dist),
+            )
+        })
+        .unwrap_or_else(Towards::nowhere)
+    }
+
+    /// Makes the field exact for `grid` and its goal cells `sources` (sorted; swapped with the
+    /// field's old ones): repaired when few cells differ from the grid it was exact for, else
+    /// searched afresh.
+    fn update(&mut self, grid: &Grid, sources: &mut Vec<usize>, sc: &mut Scratch) {
+        let n = grid.steps.len();
+        if self.stride == grid.stride && self.steps.len() == n {
+            let limit = n / 8 + 8;
+            let moved = sym_diff_len(&self.sources, sources);
+            let changed = &mut sc.changed;
+            changed.clear();
+            if moved <= limit {
+                differing(&self.steps, &grid.steps, limit - moved, changed);
+            }
+            if moved + changed.len() <= limit {
+                if moved > 0 || !changed.is_empty() {
+                    sc.repair.run(
+                        (&self.steps, &self.sources),
+                        (&grid.steps, sources),
+                        changed,
+                        &mut self.dist,
+                        grid.stride,
+                    );
+                    for &i in changed.iter() {
+                        self.steps[i] = grid.steps[i];
+                    }
+                    std::mem::swap(&mut self.sources, sources);
+                }
+                return;
+            }
+        }
+        grid.bfs(&mut self.dist, &mut sc.order, sources, UNREACHED, None);
+        self.steps.clone_from(&grid.steps);
+        self.stride = grid.stride;
+        std::mem::swap(&mut self.sources, sources);
+    }
+}
+
+/// The cells where `a` and `b` (of one length) differ, into `out`; stops once more than `limit`.
+fn differing(a: &[u8], b: &[u8], limit: usize, out: &mut Vec<usize>) {
+    const W: usize = 16;
+    for (c, (x, y)) in a.chunks(W).zip(b.chunks(W)).enumerate() {
+        if x == y {
+            continue;
+        }
+        for (k, (p, q)) in x.iter().zip(y).enumerate() {
+            if p != q {
+                out.push(c * W + k);
+            }
+        }
+        if out.len() > limit {
+            return;
+        }
+    }
+}
+
+/// How many cells are in exactly one of two sorted lists.
+fn sym_diff_len(a: &[usize], b: &[usize]) -> usize {
+    let (mut i, mut j, mut n) = (0, 0, 0);
+    while i < a.len() && j < b.len() {
+        match a[i].cmp(&b[j]) {
+            std::cmp::Ordering::Less => (i, n) = (i + 1, n + 1),
+            std::cmp::Ordering::Greater => (j, n) = (j + 1, n + 1),
+            std::cmp::Ordering::Equal => (i, j) = (i + 1, j + 1),
+        }
+    }
+    n + (a.len() - i) + (b.len() - j)
+}
+
+/// Brings breadth-first distances from one grid and set of sources to another (a dynamic
+/// shortest-path update for unit steps): the cells whose distance lost every shortest way to
+/// it are found in order of distance and forgotten, then they and whatever the new steps or
+/// sources bring closer are settled again in order of distance. Cells the change cannot alter
+/// are never visited.
+#[derive(Debug, Default)]
+struct Repair {
+    /// Cells by distance, to visit in order (`buckets[d]`).
+    buckets: Vec<Vec<usize>>,
+    lost: Vec<usize>,
+    /// Per cell: `stamp` once lost; `stamp` in `new_src` for a new source, in `old_src` for an
+    /// old one.
+    mark: Vec<u32>,
+    new_src: Vec<u32>,
+    old_src: Vec<u32>,
+    stamp: u32,
+}
+
+impl Repair {
+    fn push(buckets: &mut Vec<Vec<usize>>, d: u32, v: usize) {
+        let d = d as usize;
+        if buckets.len() <= d {
+            buckets.resize_with(d + 1, Vec::new);
+        }
+        buckets[d].push(v);
+    }
+
+    /// `dist` holds the exact distances from the cells `old.1` over the steps `old.0`; makes
+    /// them the exact distances from `new.1` over `new.0`. Every cell whose steps differ must be
+    /// in `changed`.
+    fn run(
+        &mut self,
+        old: (&[u8], &[usize]),
+        new: (&[u8], &[usize]),
+        changed: &[usize],
+        dist: &mut [u32],
+        stride: usize,
+    ) {
+        let ((old_steps, old_sources), (new_steps, new_sources)) = (old, new);
+        let offsets = offsets(stride);
+        let n = dist.len();
+        if self.mark.len() != n || self.stamp == u32::MAX {
+            self.mark = vec![0; n];
+            self.new_src = vec![0; n];
+            self.old_src = vec![0; n];
+            self.stamp = 0;
+        }
+        self.stamp += 1;
+        let stamp = self.stamp;
+        let Repair {
+            buckets,
+            lost,
+            mark,
+            new_src,
+            old_src,
+            ..
+        } = self;
+        for &s in new_sources {
+            new_src[s] = stamp;
+        }
+        for &s in old_sources {
+            old_src[s] = stamp;
+        }
+        lost.clear();
+
+        // 1. Cells that may have lost their distance: the ends of removed steps that were on a
+        // shortest way, and sources no longer sources; in order of (old) distance, so that a
+        // cell's possible supports are decided before it. It keeps its distance if it is a
+        // source, or a neighbour one closer and not lost still steps to it; else it is lost, and
+        // so may be each cell it was one closer to.
+        for &i in changed {
+            let removed = old_steps[i] & !new_steps[i];
+            if removed == 0 || dist[i] == UNREACHED {
+                continue;
+            }
+            for (k, &off) in offsets.iter().enumerate() {
+                let j = i.wrapping_add_signed(off);
+                if removed & (1 << k) != 0 && dist[j] == dist[i] + 1 {
+                    Self::push(buckets, dist[j], j);
+                }
+            }
+        }
+        for &s in old_sources {
+            if new_src[s] != stamp && dist[s] == 0 {
+                Self::push(buckets, 0, s);
+            }
+        }
+        let mut d = 0;
+        while d < buckets.len() {
+            while let Some(v) = buckets[d].pop() {
+                if mark[v] == stamp || new_src[v] == stamp {
+                    continue;
+                }
+                let du = d as u32;
+                let kept = du > 0
+                    && offsets.iter().enumerate().any(|(k, &off)| {
+                        let u = v.wrapping_add_signed(-off);
+                        new_steps[u] & (1 << k) != 0 && dist[u] == du - 1 && mark[u] != stamp
+                    });
+                if kept {
+                    continue;
+                }
+                mark[v] = stamp;
+                lost.push(v);
+                let mut mask = old_steps[v];
+                while mask != 0 {
+                    let k = mask.trailing_zeros() as usize;
+                    mask &= mask - 1;
+                    let w = v.wrapping_add_signed(offsets[k]);
+                    if dist[w] == du + 1 && mark[w] != stamp {
+                        Self::push(buckets, du + 1, w);
+                    }
+                }
+            }
+            d += 1;
+        }
+
+        // 2. Forget the lost cells, then give each the best its kept neighbours offer; add what
+        // new steps and new sources bring closer.
+        for &v in lost.iter() {
+            dist[v] = UNREACHED;
+        }
+        for &v in lost.iter() {
+            let best = offsets
+                .iter()
+                .enumerate()
+                .filter_map(|(k, &off)| {
+                    let u = v.wrapping_add_signed(-off);
+                    (new_steps[u] & (1 << k) != 0 && dist[u] != UNREACHED).then(|| dist[u] + 1)
+                })
+                .min();
+            if let Some(best) = best {
+                dist[v] = best;
+                Self::push(buckets, best, v);
+            }
+        }
+        for &i in changed {
+            let added = new_steps[i] & !old_steps[i];
+            if added == 0 || dist[i] == UNREACHED {
+                continue;
+            }
+            for (k, &off) in offsets.iter().enumerate() {
+                let j = i.wrapping_add_signed(off);
+                if added & (1 << k) != 0 && dist[i] + 1 < dist[j] {
+                    dist[j] = dist[i] + 1;
+                    Self::push(buckets, dist[j], j);
+                }
+            }
+        }
+        for &s in new_sources {
+            if old_src[s] != stamp || dist[s] != 0 {
+                dist[s] = 0;
+                Self::push(buckets, 0, s);
+            }
+        }
+
+        // 3. Settle in order of distance over the new steps.
+        let mut d = 0;
+        while d < buckets.len() {
+            while let Some(v) = buckets[d].pop() {
+                let du = d as u32;
+                if dist[v] != du {
+                    continue;
+                }
+                let mut mask = new_steps[v];
+                while mask != 0 {
+                    let k = mask.trailing_zeros() as usize;
+                    mask &= mask - 1;
+                    let w = v.wrapping_add_signed(offsets[k]);
+                    if du + 1 < dist[w] {
+                        dist[w] = du + 1;
+                        Self::push(buckets, du + 1, w);
+                    }
+                }
+            }
+            d += 1;
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::map::MapBuilder;
+
+    /// A small xorshift generator, so these checks need no crate and repeat exactly.
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+
+        fn below(&mut self, n: u64) -> u64 {
+            self.next() % n.max(1)
+        }
+    }
+
+    /// A random map: walls on about `walls` sixteenths of the edges, solid squares on `solid`.
+    fn random_map(rng: &mut Rng, w: i32, h: i32, walls: u64, solid: u64) -> Map {
+        let mut b = MapBuilder::new(w, h);
+        for y in 0..h {
+            for x in 0..w {
+                if rng.below(16) < solid {
+                    b.set_terrain(p(x, y), crate::map::Terrain::Solid);
+                }
+                if rng.below(16) < walls {
+                    b.set_north(x, y, Edge::Wall);
+                }
+                if rng.below(16) < walls {
+                    b.set_west(x, y, Edge::Wall);
+                }
+            }
+        }
+        b.build()
+    }
+
+    /// `shortest_paths` as it was: a whole field, then `can_step` for each step back.
+    fn shortest_paths_by_can_step(
+        map: &Map,
+        o: &Obstacles,
+        a: Pos,
+        b: Pos,
+        cap: usize,
+    ) -> Vec<Vec<Pos>> {
+        let field = DistanceField::from(map, o, a);
+        if field.get(b).is_none() {
+            return Vec::new();
+        }
+        let mut out = Vec::new();
+        fn back(
+            map: &Map,
+            o: &Obstacles,
+            field: &DistanceField,
+            a: Pos,
+            rev: &mut Vec<Pos>,
+            out: &mut Vec<Vec<Pos>>,
+            cap: usize,
+        ) {
+            if out.len() >= cap {
+                return;
+            }
+            let q = *rev.last().unwrap_or(&a);
+            if q == a {
+                out.push(rev.iter().rev().copied().collect());
+                return;
+            }
+            let Some(d) = field.get(q) else {
+                return;
+            };
+            for dir in Dir::ALL {
+                let p = q.offset(dir);
+                if field.get(p) == Some(d.wrapping_sub(1)) && can_step(map, o, p, q) {
+                    rev.push(p);
+                    back(map, o, field, a, rev, out, cap);
+                    rev.pop();
+                    if out.len() >= cap {
+                        return;
+                    }
+                }
+            }
+        }
+        back(map, o, &field, a, &mut vec![b], &mut out, cap);
+        out
+    }
+
+    #[test]
+    fn shortest_paths_match_the_can_step_walk_back() {
+        let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+        for case in 0..300 {
+            let (w, h) = (2 + rng.below(9) as i32, 2 + rng.below(9) as i32);
+            let (walls, solid) = (rng.below(5), rng.below(4));
+            let m = random_map(&mut rng, w, h, walls, solid);
+            let mut o = Obstacles::new(&m);
+            for q in m.squares() {
+                if rng.below(8) == 0 {
+                    o.insert(q);
+                }
+            }
+            let a = p(rng.below(w as u64) as i32, rng.below(h as u64) as i32);
+            o.insert(a);
+            for _ in 0..6 {
+                let b = p(rng.below(w as u64) as i32, rng.below(h as u64) as i32);
+                let cap = rng.below(6) as usize;
+                let want = shortest_paths_by_can_step(&m, &o, a, b, cap);
+                // Asked cold and after other questions about the same start (the memo).
+                assert_eq!(
+                    shortest_paths(&m, &o, a, b, cap),
+                    want,
+                    "case {case}: {a} to {b}"
+                );
+                let _ = reachable(&m, &o, a, rng.below(4) as u32);
+                assert_eq!(
+                    shortest_paths(&m, &o, a, b, cap),
+                    want,
+                    "case {case}: {a} to {b}"
+                );
+                if cap > 0 {
+                    assert_eq!(shortest_path(&m, &o, a, b).as_ref(), want.first());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn goal_field_answers_as_towards_over_moves() {
+        let mut rng = Rng(0x2545_F491_4F6C_DD1D);
+        for game in 0..60 {
+            let (w, h) = (3 + rng.below(14) as i32, 3 + rng.below(14) as i32);
+            let (walls, solid) = (rng.below(4), rng.below(3));
+            let m = random_map(&mut rng, w, h, walls, solid);
+            let free: Vec<Pos> = m.squares().filter(|&q| !m.is_solid(q)).collect();
+            if free.len() < 4 {
+                continue;
+            }
+            // Models on distinct free squares; one side's targets among them.
+            let mut models: Vec<Pos> = Vec::new();
+            for _ in 0..(2 + rng.below(free.len() as u64 / 3)) {
+                let q = free[rng.below(free.len() as u64) as usize];
+                if !models.contains(&q) {
+                    models.push(q);
+                }
+            }
+            let mut field = GoalField {
+                keep_from: 0,
+                ..GoalField::new()
+            };
+            for step in 0..40 {
+                let mut o = Obstacles::new(&m);
+                for &q in &models {
+                    o.insert(q);
+                }
+                let targets: Vec<Pos> = models.iter().copied().take(1 + models.len() / 3).collect();
+                let goal = match rng.below(5) {
+                    0 => Goal::Squares(
+                        (0..3)
+                            .map(|_| free[rng.below(free.len() as u64) as usize])
+                            .collect(),
+                    ),
+                    1 => Goal::AdjacentTo(vec![p(-1, 0)]),
+                    _ => Goal::AdjacentTo(targets),
+                };
+                let k = rng.below(models.len() as u64) as usize;
+                let from = models[k];
+                let steps = rng.below(7) as u32;
+                let want = towards(&m, &o, from, goal.clone(), steps);
+                let got = field.towards(&m, &o, from, &goal, steps);
+                assert_eq!(
+                    got, want,
+                    "game {game} step {step}: {from} towards {goal:?}"
+                );
+                // Move the mover to its first end (or anywhere free now and then).
+                let to = if rng.below(6) == 0 {
+                    free[rng.below(free.len() as u64) as usize]
+                } else {
+                    want.ends.first().copied().unwrap_or(from)
+                };
+                if !models.contains(&to) {
+                    models[k] = to;
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn repaired_distances_equal_a_fresh_search() {
+        let mut rng = Rng(0xD1B5_4A32_D192_ED03);
+        let mut repair = Repair::default();
+        for case in 0..400 {
+            let (w, h) = (2 + rng.below(12) as i32, 2 + rng.below(12) as i32);
+            let (walls, solid) = (rng.below(5), rng.below(4));
+            let m = random_map(&mut rng, w, h, walls, solid);
+            let layout = Layout::of(&m);
+            let n = layout.steps.len();
+            let cells: Vec<usize> = m.squares().filter_map(|q| layout.index(q)).collect();
+            let pick = |rng: &mut Rng, k: u64| -> Vec<usize> {
+                let mut v: Vec<usize> = (0..k)
+                    .map(|_| cells[rng.below(cells.len() as u64) as usize])
+                    .collect();
+                v.sort_unstable();
+                v.dedup();
+                v
+            };
+            let block = |rng: &mut Rng| {
+                let mut o = Obstacles::new(&m);
+                for q in m.squares() {
+                    if rng.below(6) == 0 {
+                        o.insert(q);
+                    }
+                }
+                Grid::new(&m, &o, &[], Vec::new())
+            };
+            let (g0, g1) = (block(&mut rng), block(&mut rng));
+            let (k0, k1) = (1 + rng.below(4), rng.below(4));
+            let (s0, s1) = (pick(&mut rng, k0), pick(&mut rng, k1));
+            let (mut d0, mut d1, mut order) = (Vec::new(), Vec::new(), Vec::new());
+            g0.bfs(&mut d0, &mut order, &s0, UNREACHED, None);
+            g1.bfs(&mut d1, &mut order, &s1, UNREACHED, None);
+            let changed: Vec<usize> = (0..n).filter(|&i| g0.steps[i] != g1.steps[i]).collect();
+            repair.run(
+                (&g0.steps, &s0),
+                (&g1.steps, &s1),
+                &changed,
+                &mut d0,
+                g0.stride,
+            );
+            assert_eq!(d0, d1, "case {case}");
+        }
+    }
 
     fn map(drawing: &str) -> Map {
         MapBuilder::from_drawing(drawing).build()
