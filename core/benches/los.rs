@@ -13,13 +13,18 @@
 //! - `los/<size>/exact_cold`: the exact rule on pairs the map was never asked about: each batch
 //!   runs on a fresh copy of the map (nothing remembered: no pair table entry, no memo) and
 //!   asks each unordered pair once;
+//! - `los/<size>/exact_unseen`: pairs never asked, on a map in use: one map meets a long
+//!   stream of distinct pairs (on 20×20 every pair of free squares, shuffled), each once, so
+//!   what it remembers is about other pairs; only after the whole stream does a fresh copy take
+//!   over. Unlike `exact_cold`, the map's tables are not new (not out of the processor's
+//!   caches);
 //! - `los/<size>/exact_warm`: the same pairs, same units, asked before (what the map remembers
 //!   about the pair and its units answers, where it can);
 //! - `los/<size>/exact_moved`: pairs asked before, but with units elsewhere (another scene):
 //!   only what walls and solid squares decide is reused;
 //! - `los/<size>/recompute_*`: every Hero against every Blip (6×12) on a random scene, as after
-//!   a move: `supercover`, `exact_cold` (fresh copy of the map for each scene) and
-//!   `exact_warm` (map warmed on those scenes before).
+//!   a move: `supercover`, `exact_cold` (a fresh copy of the map for each pass over the 16
+//!   scenes, which share no pair) and `exact_warm` (map warmed on those scenes before).
 //!
 //! With `LOS_ROUNDS=<n>` set, the binary first prints a table of the same measures taken in
 //! `n` interleaved rounds (per-thread CPU time, median per query), with each one's ratio to the
@@ -30,6 +35,7 @@ use line_drawing::Supercover;
 use overmind_core::{Edge, LineOfSight, LosRule, Map, MapBuilder, Obstacles, Pos};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use std::cell::RefCell;
 use std::collections::HashSet;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -183,6 +189,11 @@ struct Setup {
     scenes: Vec<Scene>,
     /// Distinct unordered pairs of distinct free squares.
     pairs: Vec<(Pos, Pos)>,
+    /// More of them, in random order (on 20×20, every pair of free squares), asked one after
+    /// the other of `stream`'s map, each once: a map in use meeting pairs it was never asked.
+    unseen: Vec<(Pos, Pos)>,
+    /// That map, and the next pair of `unseen` it meets.
+    stream: RefCell<(Map, usize)>,
 }
 
 struct Scene {
@@ -195,6 +206,8 @@ const SCENES: usize = 16;
 /// The pair a fresh map is first asked about, never among the timed pairs.
 const TOUCH: (Pos, Pos) = (Pos::new(0, 0), Pos::new(1, 0));
 const PAIRS: usize = 2048;
+/// Most pairs in `Setup::unseen`.
+const UNSEEN: usize = 1 << 18;
 
 impl Setup {
     fn new(tiles: i32, seed: u64) -> Setup {
@@ -202,8 +215,12 @@ impl Setup {
         let free: Vec<Pos> = map.squares().filter(|&p| !map.is_solid(p)).collect();
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let per_tile = (tiles * tiles) as usize;
-        let scenes = (0..SCENES)
-            .map(|_| {
+        // Every Hero-Blip pair of every scene is a different pair of squares, so that a map that
+        // answered some scenes was never asked about the next one's pairs.
+        let mut asked = HashSet::new();
+        let mut scenes = Vec::new();
+        while scenes.len() < SCENES {
+            let scene = {
                 let mut taken = HashSet::new();
                 let mut pick = |n: usize| {
                     let mut out = Vec::new();
@@ -229,8 +246,17 @@ impl Setup {
                     heroes,
                     blips,
                 }
-            })
-            .collect();
+            };
+            let pairs: Vec<(Pos, Pos)> = scene
+                .heroes
+                .iter()
+                .flat_map(|&h| scene.blips.iter().map(move |&b| (h.min(b), h.max(b))))
+                .collect();
+            if pairs.iter().all(|p| *p != TOUCH && !asked.contains(p)) {
+                asked.extend(pairs);
+                scenes.push(scene);
+            }
+        }
         let mut seen = HashSet::new();
         let mut pairs = Vec::new();
         while pairs.len() < PAIRS {
@@ -241,13 +267,45 @@ impl Setup {
                 pairs.push((a, b));
             }
         }
-        Setup {
+        let mut unseen: Vec<(Pos, Pos)> = if free.len() * free.len() / 2 <= UNSEEN {
+            (0..free.len())
+                .flat_map(|i| (i + 1..free.len()).map(move |j| (i, j)))
+                .map(|(i, j)| (free[i], free[j]))
+                .filter(|&(a, b)| (a.min(b), a.max(b)) != TOUCH)
+                .collect()
+        } else {
+            let mut seen = HashSet::new();
+            let mut out = Vec::new();
+            while out.len() < UNSEEN {
+                let a = free[rng.random_range(0..free.len())];
+                let b = free[rng.random_range(0..free.len())];
+                let key = (a.min(b), a.max(b));
+                if a != b && key != TOUCH && seen.insert(key) {
+                    out.push((a, b));
+                }
+            }
+            out
+        };
+        // Shuffle, and ask each pair either way round.
+        for i in (1..unseen.len()).rev() {
+            let j = rng.random_range(0..=i);
+            unseen.swap(i, j);
+            if rng.random_range(0..2) == 0 {
+                let (a, b) = unseen[i];
+                unseen[i] = (b, a);
+            }
+        }
+        let mut setup = Setup {
             name: format!("{}x{}", map.width(), map.height()),
             peer: Peer::of(&map),
+            stream: RefCell::new((map.clone(), 0)),
             map,
             scenes,
             pairs,
-        }
+            unseen,
+        };
+        setup.stream = RefCell::new((setup.fresh(), 0));
+        setup
     }
 
     fn scene(&self, i: usize) -> &Scene {
@@ -274,15 +332,18 @@ fn wall_clock() -> Duration {
     START.get_or_init(Instant::now).elapsed()
 }
 
-/// This thread's CPU time so far (`/proc/thread-self/schedstat`: nanoseconds on the CPU).
+/// This thread's CPU time so far.
 fn thread_cpu() -> Duration {
-    let text = std::fs::read_to_string("/proc/thread-self/schedstat").unwrap_or_default();
-    let ns = text
-        .split_whitespace()
-        .next()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(0);
-    Duration::from_nanos(ns)
+    let mut t = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `clock_gettime` writes one `timespec` through the pointer, which is valid.
+    let ok = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) } == 0;
+    if !ok {
+        return wall_clock();
+    }
+    Duration::new(t.tv_sec as u64, t.tv_nsec as u32)
 }
 
 /// Run `f` on `iters` pairs, cycling; the time taken.
@@ -310,6 +371,7 @@ fn timed(
 enum Measure {
     Supercover,
     ExactCold,
+    ExactUnseen,
     ExactWarm,
     ExactMoved,
     RecomputeSupercover,
@@ -317,13 +379,11 @@ enum Measure {
     RecomputeWarm,
 }
 
-/// Fresh maps made at once for the cold recompute, one per scene.
-const FRESH_BATCH: usize = 16;
-
 impl Measure {
-    const ALL: [Measure; 7] = [
+    const ALL: [Measure; 8] = [
         Measure::Supercover,
         Measure::ExactCold,
+        Measure::ExactUnseen,
         Measure::ExactWarm,
         Measure::ExactMoved,
         Measure::RecomputeSupercover,
@@ -335,6 +395,7 @@ impl Measure {
         match self {
             Measure::Supercover => "supercover",
             Measure::ExactCold => "exact_cold",
+            Measure::ExactUnseen => "exact_unseen",
             Measure::ExactWarm => "exact_warm",
             Measure::ExactMoved => "exact_moved",
             Measure::RecomputeSupercover => "recompute_supercover",
@@ -398,6 +459,25 @@ impl Measure {
                 }
                 total
             }
+            Measure::ExactUnseen => {
+                let mut total = Duration::ZERO;
+                let mut left = iters;
+                let obs = &s.scene(0).obstacles;
+                while left > 0 {
+                    let mut st = s.stream.borrow_mut();
+                    let at = st.1;
+                    let n = left.min((s.unseen.len() - at) as u64);
+                    let pairs = &s.unseen[at..at + n as usize];
+                    total += timed(clock, n, pairs, |a, b| rule.visible(&st.0, obs, a, b));
+                    left -= n;
+                    st.1 += n as usize;
+                    if st.1 == s.unseen.len() {
+                        // Every pair asked: start again on a fresh copy (untimed).
+                        *st = (s.fresh(), 0);
+                    }
+                }
+                total
+            }
             Measure::ExactCold => {
                 let mut total = Duration::ZERO;
                 let mut left = iters;
@@ -427,15 +507,16 @@ impl Measure {
                 clock() - start
             }
             Measure::RecomputeCold => {
+                // One fresh map for each pass over the scenes (no two share a pair).
                 let mut total = Duration::ZERO;
                 let mut i = 0;
                 while i < iters as usize {
-                    let n = (iters as usize - i).min(FRESH_BATCH);
-                    let fresh: Vec<Map> = (0..n).map(|_| s.fresh()).collect();
+                    let n = (iters as usize - i).min(SCENES);
+                    let fresh = s.fresh();
                     let start = clock();
-                    for (k, map) in fresh.iter().enumerate() {
-                        let sc = s.scene(i + k);
-                        black_box(recompute(sc, |o, a, b| rule.visible(map, o, a, b)));
+                    for k in 0..n {
+                        let sc = s.scene(k);
+                        black_box(recompute(sc, |o, a, b| rule.visible(&fresh, o, a, b)));
                     }
                     total += clock() - start;
                     i += n;

@@ -246,7 +246,73 @@ fn sight_line(l: &Ln, a: Pos, b: Pos, segs: &[(P, P)]) -> bool {
     }
 }
 
+/// The corners of the convex hull of A ∪ B, counter-clockwise (monotone chain).
+fn hull(a: Pos, b: Pos) -> Vec<P> {
+    let mut pts: Vec<P> = corners(a).into_iter().chain(corners(b)).collect();
+    pts.sort();
+    pts.dedup();
+    let cross = |o: P, p: P, q: P| (p.x - o.x) * (q.y - o.y) - (p.y - o.y) * (q.x - o.x);
+    let mut h: Vec<P> = Vec::new();
+    for pass in 0..2 {
+        let start = h.len();
+        let it: Vec<P> = if pass == 0 {
+            pts.clone()
+        } else {
+            pts.iter().rev().copied().collect()
+        };
+        for p in it {
+            while h.len() >= start + 2 && cross(h[h.len() - 2], h[h.len() - 1], p) <= 0 {
+                h.pop();
+            }
+            h.push(p);
+        }
+        h.pop();
+    }
+    h
+}
+
+/// Does the closed segment `e f` meet the closed convex polygon `poly`? No separating axis
+/// among the polygon's edge normals and the segment's normal.
+fn meets(poly: &[P], e: P, f: P) -> bool {
+    let mut axes: Vec<(i128, i128)> = (0..poly.len())
+        .map(|i| {
+            let (p, q) = (poly[i], poly[(i + 1) % poly.len()]);
+            (q.y - p.y, p.x - q.x)
+        })
+        .collect();
+    axes.push((f.y - e.y, e.x - f.x));
+    axes.iter().all(|&(nx, ny)| {
+        let proj = |p: P| nx * p.x + ny * p.y;
+        let (lo, hi) = poly.iter().fold((i128::MAX, i128::MIN), |(lo, hi), &p| {
+            (lo.min(proj(p)), hi.max(proj(p)))
+        });
+        let (s0, s1) = (proj(e).min(proj(f)), proj(e).max(proj(f)));
+        !(s1 < lo || hi < s0)
+    })
+}
+
+/// Keep only the blockers meeting the closed hull of A ∪ B, where every candidate segment lies
+/// (so the answer is the same), and their critical points: much less work on long pairs.
+fn in_hull(sc: Scene, a: Pos, b: Pos) -> Scene {
+    let h = hull(a, b);
+    let segs: Vec<(P, P)> = sc
+        .segs
+        .into_iter()
+        .filter(|&(e, f)| meets(&h, e, f))
+        .collect();
+    let mut crit: Vec<P> = segs.iter().flat_map(|&(e, f)| [e, f]).collect();
+    crit.extend(corners(a).into_iter().chain(corners(b)));
+    crit.sort();
+    crit.dedup();
+    Scene { segs, crit }
+}
+
 fn oracle(map: &Map, obs: &Obstacles, a: Pos, b: Pos) -> bool {
+    oracle_with(map, obs, a, b, false)
+}
+
+/// The oracle; with `hull_only`, on the blockers meeting the hull alone (see [`in_hull`]).
+fn oracle_with(map: &Map, obs: &Obstacles, a: Pos, b: Pos, hull_only: bool) -> bool {
     if !map.in_bounds(a) || !map.in_bounds(b) {
         return false;
     }
@@ -254,6 +320,7 @@ fn oracle(map: &Map, obs: &Obstacles, a: Pos, b: Pos) -> bool {
         return true;
     }
     let sc = scene(map, obs, a, b);
+    let sc = if hull_only { in_hull(sc, a, b) } else { sc };
     let (ca, cb) = (corners(a), corners(b));
     let crosses = |l: &Ln, c: &[P; 4]| {
         let v: Vec<i128> = c.iter().map(|&p| sign(l.at(p))).collect();
@@ -414,7 +481,19 @@ struct World {
 }
 
 fn world(max: i32) -> impl Strategy<Value = World> {
-    (1..=max, 1..=max, 0u8..35, 0u8..25, 0u8..25)
+    world_of(1..=max, 1..=max, 0u8..35, 0u8..25, 0u8..25)
+}
+
+/// A random map of `w`×`h` squares; walls, solid squares and units each with the percentage
+/// drawn from its range.
+fn world_of(
+    w: impl Strategy<Value = i32>,
+    h: impl Strategy<Value = i32>,
+    wall: std::ops::Range<u8>,
+    solid: std::ops::Range<u8>,
+    unit: std::ops::Range<u8>,
+) -> impl Strategy<Value = World> {
+    (w, h, wall, solid, unit)
         .prop_flat_map(|(w, h, wall, solid, unit)| {
             let (wu, hu) = (w as usize, h as usize);
             (
@@ -667,6 +746,155 @@ proptest! {
             prop_assert!(!only(None), "{} -> {}: listed blockers do not block", a, b);
             for (k, x) in blockers.iter().enumerate() {
                 prop_assert!(only(Some(k)), "{} -> {}: {} is not needed", a, b, x);
+            }
+        }
+    }
+}
+
+/// Pairs on a big map: half at random, half from the west edge's columns to the east edge's
+/// (frames wider than a word of the bit sets).
+fn big_pairs(map: &Map, raw: &[(u16, u16, bool)]) -> Vec<(Pos, Pos)> {
+    let (w, h) = (map.width(), map.height());
+    raw.iter()
+        .map(|&(i, j, long)| {
+            if long {
+                let a = Pos::new(i32::from(i) % 8, i32::from(i / 8) % h);
+                let b = Pos::new(w - 1 - i32::from(j) % 8, i32::from(j / 8) % h);
+                (a, b)
+            } else {
+                (square(map, i), square(map, j))
+            }
+        })
+        .collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 8, ..ProptestConfig::default() })]
+
+    /// 80×80 maps (no pair table of the old kind, bit-set lines of two words), sparser so
+    /// that long pairs stay within the oracle's reach: the exact rule against the oracle, and
+    /// what a well-used map remembers against a fresh copy.
+    #[test]
+    fn big_maps_agree_with_oracle(
+        w in world_of(Just(80), Just(80), 0u8..5, 0u8..4, 0u8..3),
+        raw in proptest::collection::vec((any::<u16>(), any::<u16>(), any::<bool>()), 32),
+    ) {
+        let pairs = big_pairs(&w.map, &raw);
+        for &(a, b) in &pairs {
+            let fast = LosRule::Exact.visible(&w.map, &w.obs, a, b);
+            prop_assert_eq!(fast, oracle_with(&w.map, &w.obs, a, b, true), "{} -> {}", a, b);
+            prop_assert_eq!(
+                LosRule::Centre.visible(&w.map, &w.obs, a, b),
+                centre_oracle(&w.map, &w.obs, a, b),
+                "centre {} -> {}", a, b
+            );
+        }
+        // Asked again (both ways round) on the same map: remembered answers.
+        for &(a, b) in &pairs {
+            let fresh = w.map.clone();
+            prop_assert_eq!(
+                LosRule::Exact.visible(&w.map, &w.obs, b, a),
+                LosRule::Exact.visible(&fresh, &w.obs, a, b),
+                "again {} -> {}", a, b
+            );
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+    /// The oracle on the hull's blockers alone is the oracle.
+    #[test]
+    fn oracle_on_the_hull_is_the_oracle(
+        w in world(10),
+        pairs in proptest::collection::vec((any::<u16>(), any::<u16>()), 40),
+    ) {
+        for (i, j) in pairs {
+            let (a, b) = (square(&w.map, i), square(&w.map, j));
+            prop_assert_eq!(
+                oracle(&w.map, &w.obs, a, b),
+                oracle_with(&w.map, &w.obs, a, b, true),
+                "{} -> {}", a, b
+            );
+        }
+    }
+}
+
+/// Units moving as in a game: after every round of moves, a map that has answered every
+/// earlier round (its pair table and unit memo full of them) answers as a fresh copy does,
+/// on 20×20 and 80×80 maps, for both rules, and the exact answers on 20×20 agree with the
+/// oracle.
+#[test]
+fn cached_answers_equal_fresh_ones_after_units_move() {
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(10);
+    for (size, rounds) in [(20, 30), (80, 12)] {
+        let mut mb = MapBuilder::new(size, size);
+        for y in 0..size {
+            for x in 0..size {
+                if rng.random_range(0..100) < 12 {
+                    mb.set_west(x, y, Edge::Wall);
+                }
+                if rng.random_range(0..100) < 12 {
+                    mb.set_north(x, y, Edge::Wall);
+                }
+                if rng.random_range(0..100) < 6 {
+                    mb.set_terrain(Pos::new(x, y), Terrain::Solid);
+                }
+            }
+        }
+        let warm = mb.build();
+        let free: Vec<Pos> = warm.squares().filter(|&p| !warm.is_solid(p)).collect();
+        let count = (free.len() / 20).max(8);
+        let mut units: Vec<Pos> = (0..count)
+            .map(|_| free[rng.random_range(0..free.len())])
+            .collect();
+        // Pairs asked every round: between the units, and a fixed set at random.
+        let fixed: Vec<(Pos, Pos)> = (0..300)
+            .map(|_| {
+                (
+                    free[rng.random_range(0..free.len())],
+                    free[rng.random_range(0..free.len())],
+                )
+            })
+            .collect();
+        for round in 0..rounds {
+            // A few units step to a neighbouring free square; now and then one jumps.
+            for u in units.iter_mut() {
+                match rng.random_range(0..10) {
+                    0..=3 => {
+                        let d = [(1, 0), (-1, 0), (0, 1), (0, -1)][rng.random_range(0..4)];
+                        let to = Pos::new(u.x + d.0, u.y + d.1);
+                        if warm.in_bounds(to) && !warm.is_solid(to) {
+                            *u = to;
+                        }
+                    }
+                    4 => *u = free[rng.random_range(0..free.len())],
+                    _ => {}
+                }
+            }
+            let mut obs = Obstacles::new(&warm);
+            for &u in &units {
+                obs.insert(u);
+            }
+            let fresh = warm.clone();
+            let among = units
+                .iter()
+                .flat_map(|&a| units.iter().map(move |&b| (a, b)))
+                .take(400);
+            for (a, b) in among.chain(fixed.iter().copied()) {
+                for rule in [LosRule::Exact, LosRule::Centre] {
+                    let want = rule.visible(&fresh, &obs, a, b);
+                    assert_eq!(
+                        rule.visible(&warm, &obs, a, b),
+                        want,
+                        "{rule:?} {a} -> {b}, {size}x{size}, round {round}"
+                    );
+                    if size == 20 && rule == LosRule::Exact && round % 10 == 0 {
+                        assert_eq!(want, oracle(&fresh, &obs, a, b), "oracle {a} -> {b}");
+                    }
+                }
             }
         }
     }

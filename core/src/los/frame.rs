@@ -77,6 +77,45 @@ fn bits(words: &[u64], start: usize, len: usize) -> u64 {
     }
 }
 
+/// Is every one of the `len` positions from `start` on the grid line `line` of `g` covered:
+/// a wall on the edge before it across the lines, or a solid square on either side of that
+/// edge (lines `line - 1` and `line`)?
+#[inline]
+fn covered(g: &Grid, line: i64, start: i64, len: i64) -> bool {
+    let line_bits = (g.words_per_line * 64) as i64;
+    let (Ok(at), Ok(before), Ok(mut left)) = (
+        usize::try_from(line * line_bits + start),
+        usize::try_from((line - 1) * line_bits + start),
+        usize::try_from(len),
+    ) else {
+        return false;
+    };
+    let mut i = 0;
+    while left > 0 {
+        let n = left.min(64);
+        let all = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
+        let v =
+            bits(&g.north, at + i, n) | bits(&g.solid, at + i, n) | bits(&g.solid, before + i, n);
+        if v != all {
+            return false;
+        }
+        left -= n;
+        i += n;
+    }
+    true
+}
+
+/// What [`Frame::static_scan`] found out about walls and solid squares alone.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum StaticScan {
+    /// No path of free squares leads through the hull: blocked.
+    Blocked,
+    /// The centre line touches none of them: visible, by the centre line.
+    CentreClear,
+    /// Neither: the solver decides.
+    Open,
+}
+
 /// The symmetry that takes square A to the frame's origin square and B to `(dx, dy)` with
 /// `0 <= dy <= dx`.
 ///
@@ -113,6 +152,38 @@ impl Frame {
         }
     }
 
+    /// The frame of the pair `{a, b}` that runs along the map's rows (or, when it swaps rows
+    /// and columns, along its columns) in their own order: from `a` or from `b`, whichever
+    /// makes the frame's first column direction positive. Each unordered pair gets one frame.
+    pub fn canonical(a: Pos, b: Pos) -> Frame {
+        let f = Frame::new(a, b);
+        if f.along() > 0 {
+            f
+        } else {
+            Frame::new(b, a)
+        }
+    }
+
+    /// The direction of frame columns along the lines of the bit set the frame is read from
+    /// (map rows, or map columns when swapped).
+    fn along(&self) -> i64 {
+        if self.swap {
+            self.ey
+        } else {
+            self.ex
+        }
+    }
+
+    /// Square A, the frame's origin.
+    pub fn a(&self) -> Pos {
+        self.a
+    }
+
+    /// Square B, at frame `(dx, dy)`.
+    pub fn b(&self) -> Pos {
+        self.cell(self.dx, self.dy)
+    }
+
     /// The map square of frame square `(k, r)`. Only called inside the box of A and B, so the
     /// result fits in `i32`.
     pub fn cell(&self, k: i64, r: i64) -> Pos {
@@ -121,11 +192,6 @@ impl Frame {
             (i64::from(self.a.x) + self.ex * u) as i32,
             (i64::from(self.a.y) + self.ey * v) as i32,
         )
-    }
-
-    /// The map square of a unit blocker from [`Frame::collect_units`].
-    pub fn unit_square(&self, b: &Blk) -> Pos {
-        self.cell(b.q.x, b.p.y)
     }
 
     /// A frame point in map coordinates (square `(x, y)` spans `[x, x+1] × [y, y+1]`);
@@ -235,15 +301,7 @@ impl Frame {
         let m = Masks::of(map);
         if self.swap {
             // On the transposed map the same frame needs no swap.
-            let t = Frame {
-                a: Pos::new(self.a.y, self.a.x),
-                ex: self.ey,
-                ey: self.ex,
-                swap: false,
-                dx: self.dx,
-                dy: self.dy,
-            };
-            t.statics(&m.cols, statics);
+            self.transposed().statics(&m.cols, statics);
         } else {
             self.statics(&m.rows, statics);
         }
@@ -255,6 +313,553 @@ impl Frame {
             return;
         }
         self.units(map, &Masks::of(map).rows, obstacles, units);
+    }
+
+    /// This frame with map rows and columns swapped, for the transposed grid: the same frame
+    /// needs no swap there.
+    fn transposed(&self) -> Frame {
+        Frame {
+            a: Pos::new(self.a.y, self.a.x),
+            ex: self.ey,
+            ey: self.ex,
+            swap: !self.swap,
+            dx: self.dx,
+            dy: self.dy,
+        }
+    }
+
+    /// Is some grid line `x = k` (`1 <= k <= dx`) or `y = r` (`1 <= r <= dy`) covered by walls
+    /// and solid squares all across the hull of A ∪ B? Every sight line crosses each of them
+    /// inside the hull, in the part that matters, so then walls and solid squares alone block.
+    /// Read from the bit sets a word at a time: per grid line the walls on it and the solid
+    /// squares on either side. The lines are tried from A towards B, so a wall across the way
+    /// near A is found first.
+    ///
+    /// Needs `dx >= 2`, `dy >= 1`, and neither A nor B solid (end squares never block, and
+    /// here they would count).
+    pub fn static_cut(&self, m: &Masks) -> bool {
+        if self.swap {
+            self.transposed().cut_on(&m.cols, &m.rows)
+        } else {
+            self.cut_on(&m.rows, &m.cols)
+        }
+    }
+
+    /// [`Frame::static_cut`] for an unswapped frame: frame rows are lines of `g`, frame columns
+    /// lines of `t` (the transpose).
+    fn cut_on(&self, g: &Grid, t: &Grid) -> bool {
+        let (dx, dy) = (self.dx, self.dy);
+        let (ax, ay, ex, ey) = (i64::from(self.a.x), i64::from(self.a.y), self.ex, self.ey);
+        // Positions (along g's lines) of frame columns k0..=k1, and lines of frame rows r0..=r1.
+        let cols = |k0: i64, k1: i64| if ex > 0 { ax + k0 } else { ax - k1 };
+        let rows = |r0: i64, r1: i64| if ey > 0 { ay + r0 } else { ay - r1 };
+        // The hull meets x = k in segments lo_v(k) ..= hi_v(k) and y = r in lo_h(r) ..= hi_h(r)
+        // (see `Cuts::closed`).
+        let (mut lo_v, mut hi_v) = (Floor::new(0, dy, dx), Floor::new(dx + dy - 1, dy, dx));
+        let (mut lo_h, mut hi_h) = (Floor::new(0, dx, dy), Floor::new(dy + dx - 1, dx, dy));
+        let mut r = 1;
+        for k in 1..=dx {
+            // The vertical line between frame columns k-1 and k: the line of `t` after it.
+            let after = if ex > 0 { ax + k } else { ax - k + 1 };
+            let (lo, hi) = (lo_v.q, hi_v.q);
+            if covered(t, after, rows(lo, hi), hi - lo + 1) {
+                return true;
+            }
+            lo_v.next();
+            hi_v.next();
+            // The horizontal lines whose segments in the hull start before column k.
+            while r <= dy && lo_h.q < k {
+                let after = if ey > 0 { ay + r } else { ay - r + 1 };
+                let (lo, hi) = (lo_h.q, hi_h.q);
+                if covered(g, after, cols(lo, hi), hi - lo + 1) {
+                    return true;
+                }
+                lo_h.next();
+                hi_h.next();
+                r += 1;
+            }
+        }
+        false
+    }
+
+    /// Two passes over the hull's rows on the bit sets, for a pair never asked: do walls and
+    /// solid squares leave a path through the hull that a sight line could take (if not, they
+    /// block), and does the centre line touch any of them? Each row is a few word operations
+    /// on one word of each bit set: the frame's `dx + 1` columns fit in it.
+    ///
+    /// Needs `2 <= dx <= 62`, `dy >= 1`, and neither A nor B solid.
+    pub fn static_scan(&self, m: &Masks) -> StaticScan {
+        // Both answers are the same from B to A; scan the way that runs along the lines of the
+        // bit set in their own order.
+        let f = if self.along() > 0 {
+            *self
+        } else {
+            Frame::canonical(self.a, self.b())
+        };
+        if f.swap {
+            f.transposed().scan_on(&m.cols)
+        } else {
+            f.scan_on(&m.rows)
+        }
+    }
+
+    /// [`Frame::static_scan`] for an unswapped frame whose rows are lines of `g`, running along
+    /// them (`ex = 1`): frame column `k` of every row is bit `k` of a word read from A's
+    /// position on, and the edge between columns `k - 1` and `k` is bit `k` too (an edge
+    /// belongs to the square after it).
+    fn scan_on(&self, g: &Grid) -> StaticScan {
+        let (Ok(ax), Ok(ay), Ok(rows)) = (
+            usize::try_from(self.a.x),
+            usize::try_from(self.a.y),
+            usize::try_from(self.dy),
+        ) else {
+            return StaticScan::Open;
+        };
+        // The lines of frame rows 0..=dy, all inside the grid.
+        let lines = g.solid.len() / g.words_per_line.max(1);
+        let last = if self.ey > 0 {
+            ay.checked_add(rows)
+        } else {
+            ay.checked_sub(rows)
+        };
+        if ay >= lines || last.is_none_or(|l| l >= lines) {
+            return StaticScan::Open;
+        }
+        let wpl = g.words_per_line;
+        if wpl == 1 {
+            self.scan_lines(g, |set: &[u64], line: usize| set[line] >> ax)
+        } else {
+            self.scan_lines(g, |set: &[u64], line: usize| {
+                bits(set, line * wpl * 64 + ax, 64)
+            })
+        }
+    }
+
+    /// The two passes of [`Frame::static_scan`]; `read(set, line)` is the word of `set` on
+    /// `line` from A's position on.
+    #[inline(always)]
+    fn scan_lines(&self, g: &Grid, read: impl Fn(&[u64], usize) -> u64) -> StaticScan {
+        let (dx, dy, ey) = (self.dx, self.dy, self.ey);
+        let ay = self.a.y as usize;
+        let down = ey > 0;
+        // Bits 0..n (0 <= n <= 63).
+        let upto = |n: i64| (1u64 << n) - 1;
+        // A sight line runs through squares of the hull, each right of or below the one before
+        // (through a corner only where the squares and edges round it are all free). So if no
+        // such staircase of free squares and open edges leads from A to B, walls and solid
+        // squares block. (A grid line covered all across the hull is one such case.)
+        //
+        // The staircase is sought from both ends at once, a row at a time from the end that has
+        // gone less far, so that walls near either end stop the search early: from A, the
+        // squares of row t a staircase from A reaches; from B, the squares of row b from which
+        // one reaches B; they meet in a row both have (then some square must be in both).
+        //
+        // Row r of the hull is columns k0(r) = max(0, ⌊dx(r-1)/dy⌋) ..= k1(r) =
+        // min(dx, ⌈dx(r+1)/dy⌉) (as in `statics`), tracked from both ends as quotients and
+        // remainders of dx(r-1) and dx(r+1) over dy.
+        let (q, rem) = (dx / dy, dx % dy);
+        let fwd = Steps::new(q, rem, dy);
+        let bwd = if rem > 0 {
+            Steps::new(-q - 1, dy - rem, dy)
+        } else {
+            Steps::new(-q, 0, dy)
+        };
+        let carry = i64::from(rem > 0);
+        let low = if rem > 0 { dy - rem } else { 0 };
+        let (mut vf, mut wf) = (fwd.at(-q - carry, low), fwd.at(q, rem));
+        let (mut vb, mut wb) = (fwd.at(dx - q - carry, low), fwd.at(dx + q, rem));
+        let span = |v: &Quot, w: &Quot| (v.q.max(0), (w.q + i64::from(w.rem > 0)).min(dx));
+        let line = |r: i64| {
+            if down {
+                ay + r as usize
+            } else {
+                ay - r as usize
+            }
+        };
+        // Free squares of row r in the hull (columns k0..=k1), and walls on the edge before each
+        // (along), and on the edge above each (across, between rows r-1 and r).
+        let free =
+            |r: i64, (k0, k1): (i64, i64)| upto(k1 + 1) & !upto(k0) & !read(&g.solid, line(r));
+        let west = |r: i64| read(&g.west, line(r));
+        let north = |r: i64| read(&g.north, if down { line(r) } else { line(r) + 1 });
+        // Spread along a row through `open` squares, doubling the reach each step.
+        let right = |mut reached: u64, mut open: u64, width: i64| {
+            let mut shift = 1;
+            while shift <= width {
+                reached |= (reached << shift) & open;
+                open &= open << shift;
+                shift <<= 1;
+            }
+            reached
+        };
+        let left = |mut reached: u64, mut open: u64, width: i64| {
+            let mut shift = 1;
+            while shift <= width {
+                reached |= (reached >> shift) & open;
+                open &= open >> shift;
+                shift <<= 1;
+            }
+            reached
+        };
+        // Into square k from k - 1: k free, the edge before it open. Out of square k to k + 1:
+        // k free, the edge after it open.
+        let (s0, sd) = (span(&vf, &wf), span(&vb, &wb));
+        let mut from_a = right(1, free(0, s0) & !west(0), s0.1 - s0.0);
+        let mut to_b = left(1 << dx, free(dy, sd) & !(west(dy) >> 1), sd.1 - sd.0);
+        let (mut t, mut b) = (0, dy);
+        loop {
+            if from_a == 0 || to_b == 0 {
+                return StaticScan::Blocked;
+            }
+            if t + 1 == b {
+                // Row b from A, where the two meet.
+                fwd.next(&mut vf);
+                fwd.next(&mut wf);
+                let sb = span(&vf, &wf);
+                let f = free(b, sb);
+                let met = right(from_a & f & !north(b), f & !west(b), sb.1 - sb.0);
+                if met & to_b == 0 {
+                    return StaticScan::Blocked;
+                }
+                break;
+            }
+            if t <= dy - b {
+                t += 1;
+                fwd.next(&mut vf);
+                fwd.next(&mut wf);
+                let st = span(&vf, &wf);
+                let f = free(t, st);
+                from_a = right(from_a & f & !north(t), f & !west(t), st.1 - st.0);
+            } else {
+                b -= 1;
+                bwd.next(&mut vb);
+                bwd.next(&mut wb);
+                let sb = span(&vb, &wb);
+                let f = free(b, sb);
+                to_b = left(to_b & f & !north(b + 1), f & !(west(b) >> 1), sb.1 - sb.0);
+            }
+        }
+        // The centre line y = 1/2 + dy(x - 1/2)/dx touches row r's squares in columns
+        // c_lo(r) ..= h(r+1), the edges x = k for k in c_lo(r) + 1 ..= h(r+1), and the edges on
+        // y = r in columns c_lo(r) ..= h(r), where, with U(r) = dx(2r - 1),
+        // h(r) = ⌊(U(r) + dy)/2dy⌋ and c_lo(r) = ⌊(U(r) + dy - 1)/2dy⌋.
+        let over_2dy = Steps::new(q, 2 * rem, 2 * dy);
+        // ⌊-dx / 2dy⌋ from dx = q·dy + rem.
+        let u0 = -(if q % 2 == 0 {
+            q / 2 + i64::from(rem > 0)
+        } else {
+            (q + 1) / 2
+        });
+        let mut u = over_2dy.at(u0, -dx - 2 * dy * u0);
+        let cells = |a: i64, b: i64| upto(b.min(dx) + 1) & !upto(a.max(0));
+        let mut line = ay;
+        for r in 0..=dy {
+            let c_lo = u.q + i64::from(u.rem > dy);
+            let h_r = u.q + i64::from(u.rem >= dy);
+            over_2dy.next(&mut u);
+            let c_hi = u.q + i64::from(u.rem >= dy);
+            let mut touched = (read(&g.solid, line) & cells(c_lo, c_hi))
+                | (read(&g.west, line) & cells(c_lo + 1, c_hi) & !1);
+            if r >= 1 {
+                touched |= read(&g.north, if down { line } else { line + 1 }) & cells(c_lo, h_r);
+            }
+            if touched != 0 {
+                return StaticScan::Open;
+            }
+            line = if down { line + 1 } else { line.wrapping_sub(1) };
+        }
+        StaticScan::CentreClear
+    }
+
+    /// The walls and solid squares of [`Frame::collect_statics`] (the same set), read a word
+    /// per line when the frame runs along the bit set's lines (`Frame::canonical`) and its
+    /// `dx + 1` columns fit in a word, else as `collect_statics` does.
+    pub fn statics_along(&self, m: &Masks, out: &mut Vec<Blk>) {
+        if self.dx < 1 {
+            return;
+        }
+        if self.along() < 0 || self.dx > 62 {
+            self.collect_statics_into(m, out);
+            return;
+        }
+        let (f, g) = if self.swap {
+            (self.transposed(), &m.cols)
+        } else {
+            (*self, &m.rows)
+        };
+        let (Ok(ax), Ok(ay)) = (usize::try_from(f.a.x), usize::try_from(f.a.y)) else {
+            self.collect_statics_into(m, out);
+            return;
+        };
+        let wpl = g.words_per_line;
+        let lines = g.solid.len() / wpl.max(1);
+        let ok = |line: i64| usize::try_from(line).is_ok_and(|l| l < lines);
+        if !ok(f.a.y.into()) || !ok(i64::from(f.a.y) + f.ey * f.dy) {
+            self.collect_statics_into(m, out);
+            return;
+        }
+        if wpl == 1 {
+            f.statics_lines(g, ay, out, |set: &[u64], line: usize| set[line] >> ax);
+        } else {
+            f.statics_lines(g, ay, out, |set: &[u64], line: usize| {
+                bits(set, line * wpl * 64 + ax, 64)
+            });
+        }
+    }
+
+    fn collect_statics_into(&self, m: &Masks, out: &mut Vec<Blk>) {
+        if self.swap {
+            self.transposed().statics(&m.cols, out);
+        } else {
+            self.statics(&m.rows, out);
+        }
+    }
+
+    /// [`Frame::statics_along`] for an unswapped frame with `ex = 1` on `g`'s lines; `read` as
+    /// in [`Frame::scan_lines`].
+    #[inline(always)]
+    fn statics_lines(
+        &self,
+        g: &Grid,
+        ay: usize,
+        out: &mut Vec<Blk>,
+        read: impl Fn(&[u64], usize) -> u64,
+    ) {
+        let (dx, dy, down) = (self.dx, self.dy, self.ey > 0);
+        let upto = |n: i64| (1u64 << n) - 1;
+        let mut line = ay;
+        let mut row = |r: i64, k0: i64, k1: i64, line: usize| {
+            let span = upto(k1 + 1) & !upto(k0);
+            // A and B never block.
+            let ends = u64::from(r == 0) | (u64::from(r == dy) << dx);
+            let mut bits = read(&g.solid, line) & span & !ends;
+            while bits != 0 {
+                let k = i64::from(bits.trailing_zeros());
+                bits &= bits - 1;
+                out.push(Blk {
+                    q: Pt::new(k, r + 1),
+                    p: Pt::new(k + 1, r),
+                    shape: Shape::Cell,
+                    solid: true,
+                });
+            }
+            let mut bits = read(&g.west, line) & span & !1;
+            while bits != 0 {
+                let k = i64::from(bits.trailing_zeros());
+                bits &= bits - 1;
+                out.push(Blk {
+                    q: Pt::new(k, r + 1),
+                    p: Pt::new(k, r),
+                    shape: Shape::VEdge,
+                    solid: false,
+                });
+            }
+            if r >= 1 {
+                let mut bits = read(&g.north, if down { line } else { line + 1 }) & span;
+                while bits != 0 {
+                    let k = i64::from(bits.trailing_zeros());
+                    bits &= bits - 1;
+                    out.push(Blk {
+                        q: Pt::new(k, r),
+                        p: Pt::new(k + 1, r),
+                        shape: Shape::HEdge,
+                        solid: false,
+                    });
+                }
+            }
+        };
+        if dy == 0 {
+            row(0, 0, dx, line);
+            return;
+        }
+        for (r, k0, k1) in self.spans() {
+            row(r, k0, k1, line);
+            line = if down { line + 1 } else { line.wrapping_sub(1) };
+        }
+    }
+
+    /// Does the centre line miss every unit (for a canonical frame that does not swap, with
+    /// `2 <= dx <= 62` and `dy >= 1`, on `Obstacles::new(map)`'s layout; else `None`)? Reads
+    /// the units' bit set along the squares the centre line touches, a word per row, as the
+    /// second pass of [`Frame::static_scan`] reads walls and solid squares. Only for a centre
+    /// line that misses every wall and solid square: a unit on a solid square counts here.
+    pub fn centre_misses_units(&self, map: &Map, obstacles: &Obstacles) -> Option<bool> {
+        let (dx, dy, ey) = (self.dx, self.dy, self.ey);
+        let words = obstacles.words();
+        if self.swap
+            || self.along() < 0
+            || !(2..=62).contains(&dx)
+            || dy < 1
+            || words.len() != map.len().div_ceil(64)
+        {
+            return None;
+        }
+        let width = usize::try_from(map.width()).ok()?;
+        let ax = usize::try_from(self.a.x).ok()?;
+        let mut at = usize::try_from(self.a.y).ok()? * width + ax;
+        let upto = |n: i64| (1u64 << n) - 1;
+        let cells = |a: i64, b: i64| upto(b.min(dx) + 1) & !upto(a.max(0));
+        let (q, rem) = (dx / dy, dx % dy);
+        let over_2dy = Steps::new(q, 2 * rem, 2 * dy);
+        let u0 = -(if q % 2 == 0 {
+            q / 2 + i64::from(rem > 0)
+        } else {
+            (q + 1) / 2
+        });
+        let mut u = over_2dy.at(u0, -dx - 2 * dy * u0);
+        for r in 0..=dy {
+            let c_lo = u.q + i64::from(u.rem > dy);
+            over_2dy.next(&mut u);
+            let c_hi = u.q + i64::from(u.rem >= dy);
+            // A and B never block.
+            let ends = u64::from(r == 0) | (u64::from(r == dy) << dx);
+            if bits(words, at, 64) & cells(c_lo, c_hi) & !ends != 0 {
+                return Some(false);
+            }
+            at = if ey > 0 {
+                at + width
+            } else {
+                at.wrapping_sub(width)
+            };
+        }
+        Some(true)
+    }
+
+    /// The square codes of a memo entry: a unit square `(k, r)` in the hull is
+    /// `4k + (r - lo(k))`, where `lo(k) = max(0, ⌊dy(k-1)/dx⌋)` is the first row of the hull in
+    /// column `k` (the hull spans at most 4 rows of a column). `None` past `dx = 255`.
+    pub fn code(&self, b: &Blk) -> Option<u32> {
+        let (k, r) = (b.q.x, b.p.y);
+        let off = r - self.hull_lo(k);
+        u32::try_from(4 * k + off)
+            .ok()
+            .filter(|&c| (0..4).contains(&off) && c < 1024)
+    }
+
+    /// The map square of a memo code.
+    pub fn decode(&self, c: u32) -> Pos {
+        let k = i64::from(c >> 2);
+        self.cell(k, self.hull_lo(k) + i64::from(c & 3))
+    }
+
+    fn hull_lo(&self, k: i64) -> i64 {
+        if self.dx < 1 {
+            0
+        } else {
+            (self.dy * (k - 1)).div_euclid(self.dx).max(0)
+        }
+    }
+
+    /// The squares holding units (not solid) inside the hull, A and B excepted, as
+    /// [`Frame::collect_units`] finds them, but reading only the hull's squares: one span of the
+    /// units' bit set per map row.
+    pub fn hull_units(&self, map: &Map, obstacles: &Obstacles, out: &mut Vec<Blk>) {
+        let (dx, dy) = (self.dx, self.dy);
+        if dx < 1 {
+            return;
+        }
+        let words = obstacles.words();
+        if words.len() != map.len().div_ceil(64) || self.along() < 0 {
+            // Not `Obstacles::new(map)`'s layout, or not a canonical frame: the whole box.
+            self.collect_units(map, obstacles, out);
+            return;
+        }
+        let rows = &Masks::of(map).rows;
+        let width = i64::from(map.width());
+        let line_bits = (rows.words_per_line * 64) as i64;
+        let (ax, ay, ex, ey) = (i64::from(self.a.x), i64::from(self.a.y), self.ex, self.ey);
+        // The units, not solid, of map row `gy`, squares x0..=x1 (at most 64), as bits from x0.
+        let found = |gy: i64, x0: i64, x1: i64| -> u64 {
+            let len = (x1 - x0 + 1) as usize;
+            bits(words, (gy * width + x0) as usize, len)
+                & !bits(&rows.solid, (gy * line_bits + x0) as usize, len)
+        };
+        let unit = |k: i64, r: i64| Blk {
+            q: Pt::new(k, r + 1),
+            p: Pt::new(k + 1, r),
+            shape: Shape::Cell,
+            solid: false,
+        };
+        // A and B never block.
+        let end = |k: i64, r: i64| (k == 0 && r == 0) || (k == dx && r == dy);
+        if self.swap {
+            // Frame column k is map row ay + k (the frame runs down the map); its hull rows
+            // run along it, from lo(k) = max(0, ⌊dy(k-1)/dx⌋) to hi(k) =
+            // min(dy, ⌊(dx + dy(k+1) - 1)/dx⌋), tracked over dx (1 <= dy <= dx: no division),
+            // at map x = ax + ex·r.
+            let (mut lo, mut hi, over_dx) = if dy == 0 {
+                let s = Steps::new(0, 0, dx.max(1));
+                (s.at(0, 0), s.at(0, 0), s)
+            } else {
+                let s = if dy == dx {
+                    Steps::new(1, 0, dx)
+                } else {
+                    Steps::new(0, dy, dx)
+                };
+                (s.at(-1, dx - dy), s.at(1, dy - 1), s)
+            };
+            for k in 0..=dx {
+                let (r0, r1) = (lo.q.max(0), hi.q.min(dy));
+                let (x0, x1) = if ex > 0 {
+                    (ax + r0, ax + r1)
+                } else {
+                    (ax - r1, ax - r0)
+                };
+                let mut b = found(ay + k, x0, x1);
+                while b != 0 {
+                    let gx = x0 + i64::from(b.trailing_zeros());
+                    b &= b - 1;
+                    let r = ex * (gx - ax);
+                    if !end(k, r) {
+                        out.push(unit(k, r));
+                    }
+                }
+                over_dx.next(&mut lo);
+                over_dx.next(&mut hi);
+            }
+        } else {
+            // Frame row r is map row ay + ey·r; its hull columns k0..=k1 are map x = ax + k.
+            let mut row = |r: i64, k0: i64, k1: i64| {
+                let mut x = k0;
+                while x <= k1 {
+                    let top = k1.min(x + 63);
+                    let mut b = found(ay + ey * r, ax + x, ax + top);
+                    while b != 0 {
+                        let k = x + i64::from(b.trailing_zeros());
+                        b &= b - 1;
+                        if !end(k, r) {
+                            out.push(unit(k, r));
+                        }
+                    }
+                    x = top + 1;
+                }
+            };
+            if dy == 0 {
+                row(0, 0, dx);
+            } else {
+                for (r, k0, k1) in self.spans() {
+                    row(r, k0, k1);
+                }
+            }
+        }
+    }
+
+    /// The hull's squares row by row: for frame row r = 0..=dy, its columns k0(r) ..= k1(r),
+    /// where k0(r) = max(0, ⌊dx(r-1)/dy⌋) and k1(r) = min(dx, ⌈dx(r+1)/dy⌉) (the hull meets
+    /// row r in dx(r-1)/dy < x < dx(r+1)/dy + 1). Tracked as quotients and remainders: one
+    /// division. Needs `dy >= 1`.
+    fn spans(&self) -> impl Iterator<Item = (i64, i64, i64)> {
+        let (dx, dy) = (self.dx, self.dy.max(1));
+        let (q, rem) = (dx / dy, dx % dy);
+        let over_dy = Steps::new(q, rem, dy);
+        let mut v = over_dy.at(-q - i64::from(rem > 0), if rem > 0 { dy - rem } else { 0 });
+        let mut w = over_dy.at(q, rem);
+        (0..=self.dy).map(move |r| {
+            let span = (r, v.q.max(0), (w.q + i64::from(w.rem > 0)).min(dx));
+            over_dy.next(&mut v);
+            over_dy.next(&mut w);
+            span
+        })
     }
 
     /// Walls and solid squares, for an unswapped frame on `grid`'s lines.
@@ -286,22 +891,13 @@ impl Frame {
             line_bits: (grid.words_per_line * 64) as i64,
             out,
         };
-        // The columns k with r in rows(k) are k0..=k1, as both ends of rows(k) grow with k:
-        // k0 is the first with hi(k) >= r, k1 the last with lo(k) <= r.
-        let (mut k0, mut hi_k0) = (0, Floor::new(dx + dy - 1, dy, dx));
-        let (mut k1, mut lo_k1_next) = (0, Floor::new(0, dy, dx));
-        for r in 0..=dy {
-            while k0 <= dx && hi_k0.q.min(dy) < r {
-                k0 += 1;
-                hi_k0.next();
-            }
-            while k1 < dx && lo_k1_next.q.max(0) <= r {
-                k1 += 1;
-                lo_k1_next.next();
-            }
-            if k0 > k1 {
-                continue;
-            }
+        if dy == 0 {
+            // The row itself.
+            sc.cells(ay, span(0, dx));
+            sc.west_edges(ay, after(1, dx));
+            return;
+        }
+        for (r, k0, k1) in self.spans() {
             let line = ay + ey * r;
             sc.cells(line, span(k0, k1));
             if k0.max(1) <= k1 {
@@ -390,6 +986,44 @@ impl Floor {
         if self.rem >= self.den {
             self.rem -= self.den;
             self.q += 1;
+        }
+    }
+}
+
+/// `⌊(n + step·i) / den⌋` as `i` grows, as a quotient and a remainder (`0 <= rem < den`),
+/// for several `n` with one step: the step's quotient and remainder are given.
+#[derive(Copy, Clone)]
+struct Steps {
+    q: i64,
+    rem: i64,
+    den: i64,
+}
+
+/// A value tracked by [`Steps`].
+#[derive(Copy, Clone)]
+struct Quot {
+    q: i64,
+    rem: i64,
+}
+
+impl Steps {
+    /// Steps of `q·den + rem` (`0 <= rem < den`).
+    fn new(q: i64, rem: i64, den: i64) -> Steps {
+        Steps { q, rem, den }
+    }
+
+    /// The value `q·den + rem` (`0 <= rem < den`).
+    fn at(&self, q: i64, rem: i64) -> Quot {
+        Quot { q, rem }
+    }
+
+    #[inline(always)]
+    fn next(&self, v: &mut Quot) {
+        v.q += self.q;
+        v.rem += self.rem;
+        if v.rem >= self.den {
+            v.rem -= self.den;
+            v.q += 1;
         }
     }
 }

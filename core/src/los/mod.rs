@@ -46,24 +46,38 @@
 //!    part of a convex polygon where a linear function is positive has interior iff the
 //!    function is positive at some vertex.
 //!
-//! Cost: the map keeps its walls and solid squares as bit sets by rows and by columns, so the
-//! walls and solid squares in the hull are read along the frame's `dy + 1` rows (the shorter
-//! side), a word at a time. Then, in order: the centre line is tried (usually enough to see);
-//! a grid line `x = k` or `y = r` that every sight line crosses and that is covered all across
-//! the hull settles "blocked" at once (walls across the way); only then the polygons, whose
-//! cost is `O(blockers × polygons × sides)`, small in practice. Units are read (from the
-//! `Obstacles` bit set) only when walls and solid squares leave a line open. So the first query
-//! of a pair also learns what walls and solid squares alone decide, and the map remembers it
-//! (2 bits a pair and rule, for maps up to 2048 squares): a pair they block is answered at once
-//! from then on, whatever the units (LOS is monotone). For the other pairs, where units
-//! decide, the map also remembers (exact rule, one word per entry of a small direct-mapped
-//! table) the unit squares in the hull at the last query, up to four: if they blocked, the pair
-//! stays blocked while all of them still hold units (more obstacles never make sight); if it
-//! was visible, it stays visible while the units in the hull are among them (fewer obstacles
-//! never remove sight). Only units in the hull other than A and B can touch a line that matters
-//! (point 3), so both are exact, however the other units moved. `core/tests/los_props.rs`
-//! checks all this against a slow oracle that tries lines through pairs of critical corners;
-//! `core/benches/los.rs` times it.
+//! Cost. Each unordered pair has one frame (`Frame::canonical`: the one whose columns run along
+//! the lines of the bit sets in their own order), and the map keeps its walls and solid squares
+//! as bit sets by rows and by columns, so a frame row is a word of each set (for `dx <= 62`).
+//!
+//! *Walls and solid squares, once per pair.* The first query of a pair decides what they alone
+//! do, in two passes over the hull's `dy + 1` rows (`Frame::static_scan`): first the squares a
+//! sight line could pass through — each right of or below the one before, through free squares
+//! and open edges (a sight line with positive slope visits such a staircase) — spread row by
+//! row with bit operations: if none reaches B, they block (a grid line covered all across the
+//! hull is one such case); then whether the centre line touches any of them. Only when a
+//! staircase gets through and the centre line is touched are the hull's walls and solid squares
+//! collected for the polygons, whose cost is `O(blockers × polygons × sides)`, small in
+//! practice. The map remembers the outcome in its pair table: blocked, visible, or visible with
+//! a clear centre line (2 bits a pair and rule, in a direct-mapped table of one-word entries
+//! holding 8 pairs each, with a tag: as many entries as the map's pairs need, at most 65,536,
+//! 512 KiB, whatever the map's size; a pair that lost its entry to another is simply worked out
+//! again). A pair they block is answered at once from then on, whatever the units (LOS is
+//! monotone).
+//!
+//! *Units, only those that can matter.* For a pair walls and solid squares leave visible, only
+//! units in the hull other than A and B can touch a line that matters (point 3). When the
+//! centre line passed the walls and solid squares, it is tried on the units first, reading the
+//! units' bit set along the squares it touches; then the units in the hull are read (one span
+//! of the bit set per map row): none, visible; only then the solver, with walls and solid
+//! squares read again. The map also remembers (exact rule, a direct-mapped table of 4,096
+//! one-word entries) the unit squares in the hull that last decided such a pair, up to four,
+//! coded in the pair's frame: if they blocked, the pair stays blocked while all of them still
+//! hold units (more obstacles never make sight); if it was visible, it stays visible while the
+//! units in the hull are among them (fewer obstacles never remove sight). Both are exact,
+//! however the other units moved. `core/tests/los_props.rs` checks all this against a slow
+//! oracle that tries lines through pairs of critical corners (on 80×80 maps too, and on maps
+//! whose units move between rounds); `core/benches/los.rs` times it against a Supercover walk.
 //!
 //! # Explanations
 //! [`explain`] gives a witness segment with exact end points (preferring the centres, then
@@ -88,8 +102,8 @@ pub use explain::{Blocker, Explanation, ObstacleKind, Point, Rational, WallEdge}
 
 use crate::geom::Pos;
 use crate::map::{Map, Obstacles};
-use cache::{Memo, MemoEntry, Slot, Static};
-use frame::{Blk, Frame};
+use cache::{Masks, Memo, MemoEntry, Slot, Static};
+use frame::{Blk, Frame, StaticScan};
 use serde::{Deserialize, Serialize};
 use solve::Solver;
 use std::cell::RefCell;
@@ -116,103 +130,263 @@ impl LineOfSight for LosRule {
         if a == b {
             return true;
         }
-        let frame = Frame::new(a, b);
+        // The rule is symmetric: always one way round for a pair (see `Frame::canonical`), so
+        // that what is remembered in the pair's frame reads the same both ways.
+        let frame = Frame::canonical(a, b);
+        let (a, b) = (frame.a(), frame.b());
         let (ia, ib) = (map.index(a), map.index(b));
         let slot = Slot::of(map, ia, ib);
-        let rule_bit = match self {
-            LosRule::Exact => 0,
-            LosRule::Centre => 2,
+        let q = Query {
+            map,
+            obstacles,
+            frame: &frame,
+            slot: slot.as_ref(),
+            ends: (a, b, ia, ib),
         };
-        let known = slot.as_ref().map_or(Static::Unknown, |s| s.get(rule_bit));
-        if known == Static::Blocked {
-            return false;
-        }
-        // Only pairs the units decide are remembered, so only the exact rule (the centre rule
-        // is one line, cheap already) and only when walls and solid squares are not known to
-        // block.
-        let memo = match self {
-            LosRule::Exact => MemoEntry::of(map, ia, ib),
-            LosRule::Centre => None,
+        // Most queries are settled without buffers (no thread-local access).
+        let step = match self {
+            LosRule::Exact => match q.exact_quick() {
+                Step::Done(seen) => return seen,
+                step => step,
+            },
+            LosRule::Centre => Step::Solve { scanned: false },
         };
-        let remembered = memo.as_ref().and_then(MemoEntry::get);
-        if let Some((Memo::Blocked, squares, len)) = remembered {
-            let w = usize::try_from(map.width()).unwrap_or(1).max(1);
-            let at = |i: usize| Pos::new((i % w) as i32, (i / w) as i32);
-            if squares[..len].iter().all(|&i| obstacles.contains(at(i))) {
-                return false;
-            }
-        }
-        let query = |s: &mut Scratch| {
-            if let Some((Memo::Visible, squares, len)) = remembered {
-                s.units.clear();
-                frame.collect_units(map, obstacles, &mut s.units);
-                let had = |u: &Blk| squares[..len].contains(&map.index(frame.unit_square(u)));
-                if s.units.len() <= len && s.units.iter().all(had) {
-                    return true;
-                }
-            }
-            let (seen, alone) = query(*self, &frame, map, obstacles, s);
-            if let (Some(slot), Static::Unknown) = (&slot, known) {
-                slot.set(
-                    rule_bit,
-                    if alone {
-                        Static::Visible
-                    } else {
-                        Static::Blocked
-                    },
-                );
-            }
-            // With walls and solid squares alone leaving the pair visible, `s.units` holds every
-            // unit in the hull, and they decided.
-            if let (Some(memo), true) = (&memo, alone) {
-                let kind = if seen { Memo::Visible } else { Memo::Blocked };
-                if seen || !s.units.is_empty() {
-                    let squares = s.units.iter().map(|u| map.index(frame.unit_square(u)));
-                    memo.set(kind, squares);
-                }
-            }
-            seen
+        let run = |s: &mut Scratch| match (self, step) {
+            (LosRule::Centre, _) => q.centre(s),
+            (_, Step::Units { centre_clear }) => q.exact_units(s, centre_clear),
+            (_, Step::Solve { scanned }) => q.exact_solve(s, scanned),
+            (_, Step::Done(seen)) => seen,
         };
         SCRATCH
             .try_with(|cell| match cell.try_borrow_mut() {
-                Ok(mut s) => query(&mut s),
-                Err(_) => query(&mut Scratch::default()),
+                Ok(mut s) => run(&mut s),
+                Err(_) => run(&mut Scratch::default()),
             })
-            .unwrap_or_else(|_| query(&mut Scratch::default()))
+            .unwrap_or_else(|_| run(&mut Scratch::default()))
     }
 }
 
-/// One `visible` query in the frame, with scratch buffers: whether `b` is visible, and whether
-/// walls and solid squares alone leave it visible, which comes for free.
-fn query(
-    rule: LosRule,
-    frame: &Frame,
-    map: &Map,
-    obstacles: &Obstacles,
-    s: &mut Scratch,
-) -> (bool, bool) {
-    s.statics.clear();
-    s.units.clear();
-    frame.collect_statics(map, &mut s.statics);
-    let (alone, seen) = match rule {
-        LosRule::Exact => solve::exact_decide(
+/// Where the first part of an exact query left it.
+#[derive(Copy, Clone)]
+enum Step {
+    Done(bool),
+    /// Walls and solid squares leave the pair visible: the units decide.
+    Units {
+        centre_clear: bool,
+    },
+    /// A pair never asked that the scans did not settle (or could not read).
+    Solve {
+        scanned: bool,
+    },
+}
+
+/// The rule bits of each rule in a pair's slot.
+const EXACT: u32 = 0;
+const CENTRE: u32 = 2;
+
+/// One `visible` query between distinct squares on the map.
+struct Query<'a> {
+    map: &'a Map,
+    obstacles: &'a Obstacles,
+    frame: &'a Frame,
+    slot: Option<&'a Slot<'a>>,
+    /// A, B and their indices.
+    ends: (Pos, Pos, usize, usize),
+}
+
+impl Query<'_> {
+    fn known(&self, rule_bit: u32) -> Static {
+        self.slot.map_or(Static::Unknown, |s| s.get(rule_bit))
+    }
+
+    fn learn(&self, rule_bit: u32, now: Static) {
+        if let Some(slot) = self.slot {
+            slot.set(rule_bit, now);
+        }
+    }
+
+    /// Walls and solid squares are read once per pair: after the first query of a pair the
+    /// slot says whether they block it, and if not, whether the centre line passes them. The
+    /// units are then read from the hull alone, and the solver only runs when they might block
+    /// every line.
+    ///
+    /// This first part needs no buffers: what the pair table says, and for a pair never asked
+    /// the scans of walls and solid squares; then the centre line on the units, if it passed
+    /// the walls and solid squares.
+    fn exact_quick(&self) -> Step {
+        let (frame, map) = (self.frame, self.map);
+        let centre_clear = match self.known(EXACT) {
+            Static::Blocked => return Step::Done(false),
+            Static::Visible { centre_clear } => centre_clear,
+            Static::Unknown => {
+                let (a, b, _, _) = self.ends;
+                // A pair never asked: walls and solid squares first, from the bit sets (no
+                // staircase through the hull blocks; a centre line that touches none of them
+                // sees past them), then (`exact_solve`) the solver, which learns what they
+                // decide for free.
+                let scanned =
+                    frame.dx >= 2 && frame.dy >= 1 && !map.is_solid(a) && !map.is_solid(b);
+                if !scanned {
+                    return Step::Solve { scanned };
+                }
+                let masks = Masks::of(map);
+                let scan = if frame.dx <= 62 {
+                    frame.static_scan(masks)
+                } else if frame.static_cut(masks) {
+                    StaticScan::Blocked
+                } else {
+                    StaticScan::Open
+                };
+                match scan {
+                    StaticScan::Blocked => {
+                        self.learn(EXACT, Static::Blocked);
+                        return Step::Done(false);
+                    }
+                    StaticScan::CentreClear => {
+                        self.learn(EXACT, Static::Visible { centre_clear: true });
+                        true
+                    }
+                    StaticScan::Open => return Step::Solve { scanned },
+                }
+            }
+        };
+        if centre_clear && frame.centre_misses_units(map, self.obstacles) == Some(true) {
+            return Step::Done(true);
+        }
+        Step::Units { centre_clear }
+    }
+
+    /// The units' part, for a pair walls and solid squares leave visible: the memo, then the
+    /// units in the hull (none: visible; the centre line, if it passed the walls and solid
+    /// squares, missing them all: visible), and only then the solver.
+    fn exact_units(&self, s: &mut Scratch, centre_clear: bool) -> bool {
+        let (frame, map) = (self.frame, self.map);
+        let general = frame.dx >= 2 && frame.dy >= 1;
+        let memo = if general {
+            MemoEntry::of(map, self.ends.2, self.ends.3)
+        } else {
+            None
+        };
+        let remembered = memo.as_ref().and_then(MemoEntry::get);
+        if let Some((Memo::Blocked, codes, len)) = remembered {
+            if codes[..len]
+                .iter()
+                .all(|&c| self.obstacles.contains(frame.decode(c)))
+            {
+                return false;
+            }
+        }
+        s.units.clear();
+        frame.hull_units(map, self.obstacles, &mut s.units);
+        if s.units.is_empty() {
+            return true;
+        }
+        if frame.dy == 0 {
+            // In a straight row every unit between blocks.
+            return false;
+        }
+        if let Some((Memo::Visible, codes, len)) = remembered {
+            let had = |u: &Blk| frame.code(u).is_some_and(|c| codes[..len].contains(&c));
+            if s.units.len() <= len && s.units.iter().all(had) {
+                return true;
+            }
+        }
+        if general && centre_clear {
+            let centre = solve::centre_line(frame);
+            if s.units.iter().all(|u| solve::misses(&centre, u)) {
+                return true;
+            }
+        }
+        // The units may block every line: solve with the walls and solid squares.
+        s.statics.clear();
+        frame.statics_along(Masks::of(map), &mut s.statics);
+        let d = solve::exact_decide(
             frame,
             &mut s.statics,
             &mut s.units,
-            |units| frame.collect_units(map, obstacles, units),
+            |_| {},
             &mut s.solver,
-        ),
-        LosRule::Centre => {
-            let centre = solve::centre_line(frame);
-            let clear = |blks: &[Blk]| !blks.iter().any(|b| solve::centre_touches(&centre, b));
-            let alone = clear(&s.statics);
-            if alone {
-                frame.collect_units(map, obstacles, &mut s.units);
+            true,
+        );
+        self.remember(memo.as_ref(), d.seen, &s.units);
+        d.seen
+    }
+
+    /// The solver for a pair never asked (`scanned`: the scans found no staircase blocked,
+    /// so no grid line covered either).
+    fn exact_solve(&self, s: &mut Scratch, scanned: bool) -> bool {
+        let (frame, map) = (self.frame, self.map);
+        let (_, _, ia, ib) = self.ends;
+        let general = frame.dx >= 2 && frame.dy >= 1;
+        s.statics.clear();
+        s.units.clear();
+        frame.statics_along(Masks::of(map), &mut s.statics);
+        let obstacles = self.obstacles;
+        let d = solve::exact_decide(
+            frame,
+            &mut s.statics,
+            &mut s.units,
+            |units| frame.hull_units(map, obstacles, units),
+            &mut s.solver,
+            !scanned,
+        );
+        let now = if d.alone {
+            Static::Visible {
+                centre_clear: general && d.centre_clear,
             }
-            (alone, alone && clear(&s.units))
+        } else {
+            Static::Blocked
+        };
+        self.learn(EXACT, now);
+        if d.alone && general && !s.units.is_empty() {
+            // With walls and solid squares alone leaving the pair visible, `s.units` holds
+            // every unit in the hull, and they decided.
+            self.remember(MemoEntry::of(map, ia, ib).as_ref(), d.seen, &s.units);
         }
-    };
-    (seen, alone)
+        d.seen
+    }
+
+    /// Remember what the units in the hull decided, for a pair walls and solid squares leave
+    /// visible.
+    fn remember(&self, memo: Option<&MemoEntry>, seen: bool, units: &[Blk]) {
+        if let Some(memo) = memo {
+            let kind = if seen { Memo::Visible } else { Memo::Blocked };
+            memo.set(kind, units.iter().map(|u| self.frame.code(u)));
+        }
+    }
+
+    /// The centre rule: one line, against walls and solid squares (remembered per pair), then
+    /// the units in the hull.
+    fn centre(&self, s: &mut Scratch) -> bool {
+        let (frame, map) = (self.frame, self.map);
+        let known = self.known(CENTRE);
+        if known == Static::Blocked {
+            return false;
+        }
+        let centre = solve::centre_line(frame);
+        let clear = |blks: &[Blk]| !blks.iter().any(|b| solve::centre_touches(&centre, b));
+        if known == Static::Unknown {
+            s.statics.clear();
+            frame.collect_statics(map, &mut s.statics);
+            let alone = clear(&s.statics);
+            self.learn(
+                CENTRE,
+                if alone {
+                    Static::Visible {
+                        centre_clear: false,
+                    }
+                } else {
+                    Static::Blocked
+                },
+            );
+            if !alone {
+                return false;
+            }
+        }
+        s.units.clear();
+        frame.hull_units(map, self.obstacles, &mut s.units);
+        clear(&s.units)
+    }
 }
 
 /// Why `a` and `b` do or do not see each other under `rule`: a witness sight line with exact end

@@ -15,6 +15,10 @@ pub(crate) struct Line {
     scale: i64,
 }
 
+/// Frames with `dx` below this keep every factor of [`Line::side`] below 2^30 (lattice points
+/// of the frame, lines through them at scales up to 8), so it fits in `i64` unchecked.
+const NARROW: i64 = 1 << 26;
+
 impl Line {
     /// The line through `a / scale` and `b / scale` (`a.x != b.x`).
     pub fn through(a: Pt, b: Pt, scale: i64) -> Line {
@@ -25,6 +29,13 @@ impl Line {
             dyv: v.y - u.y,
             scale,
         }
+    }
+
+    /// [`Line::side`] for a line and a point of a frame with `dx < NARROW`.
+    #[inline(always)]
+    pub fn side_narrow(&self, x: Pt) -> i8 {
+        let (a, d) = (self.scale * x.y - self.u.y, self.scale * x.x - self.u.x);
+        (a * self.dxv - self.dyv * d).signum() as i8
     }
 
     /// `+1` when lattice point `x` lies strictly below the line (larger `y`), `-1` strictly
@@ -39,7 +50,8 @@ impl Line {
         {
             return (a * self.dxv - self.dyv * d).signum() as i8;
         }
-        let g = i128::from(a) * i128::from(self.dxv) - i128::from(self.dyv) * i128::from(d);
+        let (a, d) = (i128::from(a), i128::from(d));
+        let g = a * i128::from(self.dxv) - i128::from(self.dyv) * d;
         g.signum() as i8
     }
 
@@ -98,6 +110,8 @@ pub(crate) struct Solver {
     sb: Vec<i8>,
     /// The buffer of [`Cuts`].
     cuts: Vec<u64>,
+    /// The frame of the last [`Solver::start`] has `dx < NARROW`.
+    narrow: bool,
 }
 
 impl Solver {
@@ -119,6 +133,7 @@ impl Solver {
 
     /// Start again from all lines through both end squares.
     pub fn start(&mut self, dx: i64, dy: i64) {
+        self.narrow = dx < NARROW;
         let old = std::mem::take(&mut self.polys);
         self.pool.extend(old);
         // Lines through open A: (0,1) below and (1,0) above; through open B likewise.
@@ -172,27 +187,30 @@ impl Solver {
             return false;
         };
         // Signs at each vertex of "q above" (a) and "p below" (c).
-        let (mut a_nonneg, mut c_nonneg) = (true, true);
-        for (_, l) in poly {
-            a_nonneg &= l.side(b.q) <= 0;
-            c_nonneg &= l.side(b.p) >= 0;
-            if !a_nonneg && !c_nonneg {
-                break;
-            }
-        }
-        if a_nonneg || c_nonneg {
-            return false;
-        }
         self.sa.clear();
         self.sb.clear();
+        let (mut a_pos, mut a_neg, mut c_pos, mut c_neg) = (false, false, false, false);
+        let narrow = self.narrow;
+        let side = |l: &Line, x: Pt| {
+            if narrow {
+                l.side_narrow(x)
+            } else {
+                l.side(x)
+            }
+        };
         for (_, l) in poly {
-            self.sa.push(-l.side(b.q));
-            self.sb.push(l.side(b.p));
+            let (a, c) = (-side(l, b.q), side(l, b.p));
+            a_pos |= a > 0;
+            a_neg |= a < 0;
+            c_pos |= c > 0;
+            c_neg |= c < 0;
+            self.sa.push(a);
+            self.sb.push(c);
         }
-        let (a_pos, c_pos) = (
-            self.sa.iter().any(|&v| v > 0),
-            self.sb.iter().any(|&v| v > 0),
-        );
+        // Every line of the polygon already passes `b` above (a >= 0 all round) or below.
+        if !a_neg || !c_neg {
+            return false;
+        }
         for (pos, con, signs) in [
             (a_pos, Con { pt: b.q }, &self.sa),
             (c_pos, Con { pt: b.p }, &self.sb),
@@ -269,34 +287,58 @@ pub(crate) fn diagonal_route<'a>(blks: impl Iterator<Item = &'a Blk> + Clone) ->
     }
 }
 
+/// What [`exact_decide`] found.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct Decision {
+    /// Visible with walls and solid squares alone.
+    pub alone: bool,
+    /// Visible with the units too.
+    pub seen: bool,
+    /// The centre line passes every wall and solid square (only meaningful with `alone`, for
+    /// `dx >= 2`, `dy >= 1`).
+    pub centre_clear: bool,
+}
+
 /// The exact rule in the frame, given every wall and solid square meeting the hull of A ∪ B
 /// (`statics`); `fill_units` puts the units there into `units`, and is only called when the
-/// statics leave a line open. Returns whether A sees B with the statics alone, and with both.
-/// Reorders both lists.
+/// statics leave a line open. With `cuts`, a grid line covered all across the hull is looked
+/// for before the polygons (callers that already know none is covered by the statics pass
+/// `false`). Reorders both lists.
 pub(crate) fn exact_decide(
     frame: &Frame,
     statics: &mut [Blk],
     units: &mut Vec<Blk>,
     fill_units: impl FnOnce(&mut Vec<Blk>),
     solver: &mut Solver,
-) -> (bool, bool) {
+    cuts: bool,
+) -> Decision {
+    let blocked = Decision {
+        alone: false,
+        seen: false,
+        centre_clear: false,
+    };
     if frame.dy == 0 {
         // In a straight row every blocker between spans the whole row.
         if !statics.is_empty() {
-            return (false, false);
+            return blocked;
         }
         fill_units(units);
-        return (true, units.is_empty());
+        return Decision {
+            alone: true,
+            seen: units.is_empty(),
+            centre_clear: true,
+        };
     }
     if frame.dx == 1 {
         if diagonal_route(statics.iter()).is_none() {
-            return (false, false);
+            return blocked;
         }
         fill_units(units);
-        return (
-            true,
-            diagonal_route(statics.iter().chain(units.iter())).is_some(),
-        );
+        return Decision {
+            alone: true,
+            seen: diagonal_route(statics.iter().chain(units.iter())).is_some(),
+            centre_clear: false,
+        };
     }
     let (dx, dy) = (frame.dx, frame.dy);
     // Blockers on the centre line first, nearest the line first: they cut the polygons down
@@ -306,27 +348,34 @@ pub(crate) fn exact_decide(
         let (mx, my) = (b.q.x + b.p.x, b.q.y + b.p.y);
         ((my - 1) * dx - (mx - 1) * dy).unsigned_abs()
     };
-    let s_hit = hits_first(statics, &centre);
+    let narrow = dx < NARROW;
+    let s_hit = hits_first(statics, &centre, narrow);
     if let Some(on) = statics.get_mut(..s_hit) {
         on.sort_unstable_by_key(off_centre);
     }
     // A grid line every sight line must cross, blocked all along: no need for polygons.
-    let mut cuts = Cuts::new(dx, dy, std::mem::take(&mut solver.cuts));
+    let mut cuts = Cuts::new(dx, dy, std::mem::take(&mut solver.cuts), cuts);
+    let centre_clear = s_hit == 0;
     let seen = 'decide: {
         if s_hit > 0 {
             statics.iter().for_each(|b| cuts.add(b));
             if cuts.closed(dx, dy) {
-                break 'decide (false, false);
+                break 'decide blocked;
             }
             solver.start(dx, dy);
             if !solver.feed(statics.iter()) {
-                break 'decide (false, false);
+                break 'decide blocked;
             }
         }
         fill_units(units);
-        let u_hit = hits_first(units, &centre);
+        let u_hit = hits_first(units, &centre, narrow);
+        let visible = |seen| Decision {
+            alone: true,
+            seen,
+            centre_clear,
+        };
         if u_hit == 0 && s_hit == 0 {
-            break 'decide (true, true);
+            break 'decide visible(true);
         }
         if s_hit == 0 {
             // The centre line passed the statics; now they count.
@@ -335,7 +384,7 @@ pub(crate) fn exact_decide(
             solver.feed(statics.iter());
         }
         units.iter().for_each(|b| cuts.add(b));
-        (true, !cuts.closed(dx, dy) && solver.feed(units.iter()))
+        visible(!cuts.closed(dx, dy) && solver.feed(units.iter()))
     };
     solver.cuts = cuts.give_back();
     seen
@@ -353,10 +402,10 @@ struct Cuts {
 }
 
 impl Cuts {
-    /// Reuses `buf`'s allocation.
-    fn new(dx: i64, dy: i64, mut buf: Vec<u64>) -> Cuts {
+    /// Reuses `buf`'s allocation; with `on` false, finds nothing.
+    fn new(dx: i64, dy: i64, mut buf: Vec<u64>, on: bool) -> Cuts {
         buf.clear();
-        if dx < 63 {
+        if on && dx < 63 {
             buf.resize((dx + dy + 4) as usize, 0);
         }
         Cuts { v: buf, h: dx + 2 }
@@ -367,6 +416,9 @@ impl Cuts {
     }
 
     fn add(&mut self, b: &Blk) {
+        if self.v.is_empty() {
+            return;
+        }
         let (k, r) = b.k_r();
         let h = self.h;
         let mut set = |line: i64, bit: i64| {
@@ -425,10 +477,17 @@ impl Cuts {
 }
 
 /// Move the blockers the centre line touches to the front; how many there are.
-fn hits_first(blks: &mut [Blk], centre: &Line) -> usize {
+fn hits_first(blks: &mut [Blk], centre: &Line, narrow: bool) -> usize {
+    let misses = |b: &Blk| {
+        if narrow {
+            centre.side_narrow(b.q) < 0 || centre.side_narrow(b.p) > 0
+        } else {
+            misses(centre, b)
+        }
+    };
     let mut n = 0;
     for i in 0..blks.len() {
-        if !misses(centre, &blks[i]) {
+        if !misses(&blks[i]) {
             blks.swap(n, i);
             n += 1;
         }
@@ -439,7 +498,7 @@ fn hits_first(blks: &mut [Blk], centre: &Line) -> usize {
 /// The exact rule for one list of blockers (explanations).
 pub(crate) fn exact_visible(frame: &Frame, blks: &[Blk], solver: &mut Solver) -> bool {
     let mut own = blks.to_vec();
-    exact_decide(frame, &mut own, &mut Vec::new(), |_| {}, solver).0
+    exact_decide(frame, &mut own, &mut Vec::new(), |_| {}, solver, true).alone
 }
 
 /// A point in frame coordinates.
@@ -534,4 +593,12 @@ fn chord_middle(s: Rational, t: Rational, k: i64, r: i64) -> Option<FPoint> {
     let hi = k1.min(r1.sub(t)?.div(s)?);
     let x = lo.add(hi)?.div(Rational::integer(2))?;
     Some((x, s.mul(x)?.add(t)?))
+}
+
+/// Whether `Cuts` finds a grid line covered by `blks` across the hull (`dx >= 2`, `dy >= 1`).
+#[cfg(test)]
+pub(crate) fn cut_only(frame: &Frame, blks: &[Blk]) -> bool {
+    let mut cuts = Cuts::new(frame.dx, frame.dy, Vec::new(), true);
+    blks.iter().for_each(|b| cuts.add(b));
+    cuts.closed(frame.dx, frame.dy)
 }

@@ -432,3 +432,127 @@ fn a_warm_memo_answers_like_a_fresh_map() {
         }
     }
 }
+
+/// The bit-set scans a pair's first query starts with agree with the blockers the solver is
+/// given: a covered grid line exactly when `Cuts` finds one; "no path" only when the solver
+/// finds walls and solid squares block, and whenever a grid line is covered; a clear centre
+/// line exactly when every collected wall and solid square misses it.
+#[test]
+fn static_scans_agree_with_the_collected_blockers() {
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
+    let mut seen = [0usize; 4];
+    for round in 0..60 {
+        let (w, h) = if round % 3 == 0 {
+            (70, 9)
+        } else {
+            (rng.random_range(3..16), rng.random_range(3..16))
+        };
+        let walls = rng.random_range(0..30);
+        let solid = rng.random_range(0..25);
+        let mut b = MapBuilder::new(w, h);
+        for y in 0..=h {
+            for x in 0..=w {
+                if rng.random_range(0..100) < walls {
+                    b.set_west(x, y, crate::map::Edge::Wall);
+                }
+                if rng.random_range(0..100) < walls {
+                    b.set_north(x, y, crate::map::Edge::Wall);
+                }
+                if rng.random_range(0..100) < solid {
+                    b.set_terrain(p(x, y), Terrain::Solid);
+                }
+            }
+        }
+        let m = b.build();
+        let masks = cache::Masks::of(&m);
+        let mut o = none(&m);
+        for s in m.squares() {
+            if rng.random_range(0..100) < 12 {
+                o.insert(s);
+            }
+        }
+        for _ in 0..400 {
+            let a = p(rng.random_range(0..w), rng.random_range(0..h));
+            let z = p(rng.random_range(0..w), rng.random_range(0..h));
+            let f = Frame::new(a, z);
+            if a == z {
+                continue;
+            }
+            if f.dx < 2 || f.dy < 1 || m.is_solid(a) || m.is_solid(z) {
+                for f in [f, Frame::canonical(a, z)] {
+                    let (mut units, mut hull) = (Vec::new(), Vec::new());
+                    f.collect_units(&m, &o, &mut units);
+                    f.hull_units(&m, &o, &mut hull);
+                    assert_eq!(hull.len(), units.len(), "units {a} {z}");
+                    let (mut fast, mut slow) = (Vec::new(), Vec::new());
+                    f.statics_along(masks, &mut fast);
+                    f.collect_statics(&m, &mut slow);
+                    assert_eq!(fast.len(), slow.len(), "statics {a} {z}");
+                }
+                continue;
+            }
+            let mut statics = Vec::new();
+            f.collect_statics(&m, &mut statics);
+            // The fast reads find the same walls, solid squares and units.
+            let key = |b: &Blk| (b.q.x, b.q.y, b.p.x, b.p.y, b.shape as u8, b.solid);
+            let sorted = |mut v: Vec<Blk>| {
+                v.sort_by_key(key);
+                v.iter().map(key).collect::<Vec<_>>()
+            };
+            let mut fast = Vec::new();
+            f.statics_along(masks, &mut fast);
+            assert_eq!(sorted(fast), sorted(statics.clone()), "statics {a} {z}");
+            for f in [f, Frame::canonical(a, z)] {
+                let (mut units, mut hull) = (Vec::new(), Vec::new());
+                f.collect_units(&m, &o, &mut units);
+                f.hull_units(&m, &o, &mut hull);
+                // Asked only where the centre line misses the walls and solid squares.
+                let mut walls = Vec::new();
+                f.collect_statics(&m, &mut walls);
+                let centre = solve::centre_line(&f);
+                if walls.iter().all(|b| solve::misses(&centre, b)) {
+                    if let Some(clear) = f.centre_misses_units(&m, &o) {
+                        let want = units.iter().all(|u| solve::misses(&centre, u));
+                        assert_eq!(clear, want, "{a} {z}");
+                        seen[3] += 1;
+                    }
+                }
+                assert_eq!(sorted(hull), sorted(units), "units {a} {z}");
+                let (mut fast, mut slow) = (Vec::new(), Vec::new());
+                f.statics_along(masks, &mut fast);
+                f.collect_statics(&m, &mut slow);
+                assert_eq!(sorted(fast), sorted(slow), "statics {a} {z}");
+            }
+            let cut = if f.dx < 63 {
+                solve::cut_only(&f, &statics)
+            } else {
+                // `Cuts` stops at 63 columns: a cut must block.
+                let cut = f.static_cut(masks);
+                let mut solver = solve::Solver::default();
+                assert!(
+                    !cut || !solve::exact_visible(&f, &statics, &mut solver),
+                    "{a} {z}"
+                );
+                cut
+            };
+            assert_eq!(f.static_cut(masks), cut, "cut {a} {z}");
+            if f.dx <= 62 {
+                let centre = solve::centre_line(&f);
+                let clear = statics.iter().all(|b| solve::misses(&centre, b));
+                let mut solver = solve::Solver::default();
+                let alone = solve::exact_visible(&f, &statics, &mut solver);
+                let got = f.static_scan(masks);
+                match got {
+                    StaticScan::Blocked => assert!(!alone, "blocked {a} {z}"),
+                    StaticScan::CentreClear => assert!(clear && !cut, "centre {a} {z}"),
+                    StaticScan::Open => assert!(!clear && !cut, "open {a} {z}"),
+                }
+                // A covered grid line leaves no path.
+                assert!(!cut || got == StaticScan::Blocked, "cut {a} {z}");
+                seen[got as usize] += 1;
+            }
+        }
+    }
+    assert!(seen.iter().all(|&n| n > 100), "{seen:?}");
+}
