@@ -30,6 +30,9 @@
 //! `n` interleaved rounds (per-thread CPU time, median per query), with each one's ratio to the
 //! peer, then runs criterion as usual.
 
+#[path = "common/clock.rs"]
+mod clock;
+use clock::{thread_cpu, wall_clock, Clock};
 use criterion::{criterion_group, Criterion};
 use line_drawing::Supercover;
 use overmind_core::{Edge, LineOfSight, LosRule, Map, MapBuilder, Obstacles, Pos};
@@ -38,7 +41,7 @@ use rand_chacha::ChaCha8Rng;
 use std::cell::RefCell;
 use std::collections::HashSet;
 use std::hint::black_box;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// 4×4 tiles of 5×5 squares: barracks and a reactor hall with doors, a solid wall line with a
 /// gate, a hut, crates (the demo mission's layout).
@@ -321,29 +324,6 @@ impl Setup {
         let _ = LosRule::Exact.visible(&fresh, &Obstacles::new(&fresh), a, b);
         fresh
     }
-}
-
-/// A clock: wall time (criterion) or this thread's CPU time (the rounds table).
-type Clock = fn() -> Duration;
-
-/// Wall time since the first call.
-fn wall_clock() -> Duration {
-    static START: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
-    START.get_or_init(Instant::now).elapsed()
-}
-
-/// This thread's CPU time so far.
-fn thread_cpu() -> Duration {
-    let mut t = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: `clock_gettime` writes one `timespec` through the pointer, which is valid.
-    let ok = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) } == 0;
-    if !ok {
-        return wall_clock();
-    }
-    Duration::new(t.tv_sec as u64, t.tv_nsec as u32)
 }
 
 /// Run `f` on `iters` pairs, cycling; the time taken.

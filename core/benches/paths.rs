@@ -27,6 +27,9 @@
 //! `n` interleaved rounds (per-thread CPU time, median per query), each with its ratio to its
 //! peer, then runs criterion as usual.
 
+#[path = "common/clock.rs"]
+mod clock;
+use clock::{thread_cpu, wall_clock, Clock};
 use criterion::{criterion_group, Criterion};
 use overmind_core::movement::{
     neighbours, reachable, shortest_path, towards, DistanceField, Goal, GoalField,
@@ -37,7 +40,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::collections::HashSet;
 use std::hint::black_box;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// The demo mission's map.
 fn demo() -> Map {
@@ -188,29 +191,6 @@ impl Iterator for SuccIter {
         self.mask &= self.mask - 1;
         Some(self.p.offset(Dir::ALL[k]))
     }
-}
-
-/// A clock: wall time (criterion) or this thread's CPU time (the rounds table).
-type Clock = fn() -> Duration;
-
-/// Wall time since the first call.
-fn wall_clock() -> Duration {
-    static START: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
-    START.get_or_init(Instant::now).elapsed()
-}
-
-/// This thread's CPU time so far.
-fn thread_cpu() -> Duration {
-    let mut t = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: `clock_gettime` writes one `timespec` through the pointer, which is valid.
-    let ok = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) } == 0;
-    if !ok {
-        return wall_clock();
-    }
-    Duration::new(t.tv_sec as u64, t.tv_nsec as u32)
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
