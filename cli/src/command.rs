@@ -3,6 +3,7 @@
 //! miss is known, the corrected command as a suggestion.
 
 use crate::suggest::nearest;
+use overmind_core::Id;
 use overmind_core::{Action, Pos};
 use std::path::PathBuf;
 
@@ -124,7 +125,7 @@ pub struct Names {
     /// Units, models and Blips on the map.
     pub ids: Vec<String>,
     /// The unit now activating: `move 3,4` means it.
-    pub active: Option<String>,
+    pub active: Option<Id>,
 }
 
 /// Parse one line. `names` checks the ids it names and suggests near misses.
@@ -201,7 +202,7 @@ pub fn parse(line: &str, names: &Names) -> Result<Command, ParseError> {
             };
             let (unit, square) = match args {
                 [sq] if names.active.is_some() => {
-                    (names.active.clone().unwrap_or_default(), (*sq).to_string())
+                    (names.active.unwrap_or_default(), (*sq).to_string())
                 }
                 [unit, sq] => (check_id(name, unit, names, args)?, (*sq).to_string()),
                 // `move captain 3, 4`
@@ -219,7 +220,7 @@ pub fn parse(line: &str, names: &Names) -> Result<Command, ParseError> {
         }
         "shoot" | "melee" => {
             let (unit, target) = match args {
-                [t] if names.active.is_some() => (names.active.clone().unwrap_or_default(), *t),
+                [t] if names.active.is_some() => (names.active.unwrap_or_default(), *t),
                 [u, t] => (check_id(name, u, names, args)?, *t),
                 _ => return Err(usage_err()),
             };
@@ -232,7 +233,7 @@ pub fn parse(line: &str, names: &Names) -> Result<Command, ParseError> {
         }
         "overwatch" | "interact" | "flip" => {
             let unit = match args {
-                [] if names.active.is_some() => names.active.clone().unwrap_or_default(),
+                [] if names.active.is_some() => names.active.unwrap_or_default(),
                 [u] => check_id(name, u, names, args)?,
                 _ => return Err(usage_err()),
             };
@@ -283,9 +284,10 @@ fn no_args(
 }
 
 /// An id the map knows, or an error suggesting the nearest one (in the whole line).
-fn check_id(cmd: &str, id: &str, names: &Names, args: &[&str]) -> Result<String, ParseError> {
+fn check_id(cmd: &str, id: &str, names: &Names, args: &[&str]) -> Result<Id, ParseError> {
     if names.ids.is_empty() || names.ids.iter().any(|n| n == id) {
-        return Ok(id.to_string());
+        // An unknown name too long to be an id is cut so that it matches nothing.
+        return Ok(Id::from(id));
     }
     let near = nearest(id, names.ids.iter().map(String::as_str));
     let suggestion = near.map(|n| {

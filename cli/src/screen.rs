@@ -6,6 +6,7 @@ use crate::describe::title;
 use crate::render::{self, hero_symbol, Unit};
 use crate::turn::Turn;
 use overmind_core::state::Contents;
+use overmind_core::Id;
 use overmind_core::{GameState, Objective, Pos, Side};
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -13,7 +14,7 @@ use std::fmt::Write as _;
 /// Symbols for the units of a state: heroes numbered in order, Alien Units lettered in order
 /// (skipping letters the heroes use), Blips `?`.
 #[must_use]
-pub fn symbols(state: &GameState) -> HashMap<String, Unit> {
+pub fn symbols(state: &GameState) -> HashMap<Id, Unit> {
     let mut out = HashMap::new();
     let mut heroes = 0;
     let hero_count = state
@@ -39,10 +40,10 @@ pub fn symbols(state: &GameState) -> HashMap<String, Unit> {
                 Unit::Alien(c)
             }
         };
-        out.insert(u.id.clone(), unit);
+        out.insert(u.id, unit);
     }
     for b in &state.blips {
-        out.insert(b.id.clone(), Unit::Blip);
+        out.insert(b.id, Unit::Blip);
     }
     out
 }
@@ -53,7 +54,7 @@ pub fn board(state: &GameState, colour: bool) -> String {
     let syms = symbols(state);
     let mut at: HashMap<Pos, Unit> = HashMap::new();
     for u in &state.units {
-        if let Some(&s) = syms.get(&u.id) {
+        if let Some(&s) = syms.get(u.id.as_str()) {
             for m in &u.models {
                 at.insert(m.pos, s);
             }
@@ -88,7 +89,7 @@ pub fn units(state: &GameState, colour: bool) -> String {
     let mut out = String::new();
     for u in &state.units {
         let sym = syms
-            .get(&u.id)
+            .get(u.id.as_str())
             .map_or_else(String::new, |&s| render::symbol(s, colour));
         let done = if u.extracted {
             " left the map"

@@ -174,15 +174,15 @@ impl Session {
         let st = &self.game.state;
         let mut ids: Vec<String> = Vec::new();
         for u in &st.units {
-            ids.push(u.id.clone());
+            ids.push(u.id.to_string());
             if u.models.len() > 1 || u.models.first().is_some_and(|m| m.id != u.id) {
-                ids.extend(u.models.iter().map(|m| m.id.clone()));
+                ids.extend(u.models.iter().map(|m| m.id.to_string()));
             }
         }
-        ids.extend(st.blips.iter().map(|b| b.id.clone()));
+        ids.extend(st.blips.iter().map(|b| b.id.to_string()));
         Names {
             ids,
-            active: st.active.clone(),
+            active: st.active,
         }
     }
 

@@ -2,6 +2,7 @@
 //! behaviours fired and what they achieved, damage by alien type), then summed over games
 //! with Wilson confidence intervals for the win rates.
 
+use overmind_core::Id;
 use overmind_core::{AttackKind, Event, Side};
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
@@ -56,8 +57,8 @@ impl GameStats {
             rounds,
             ..GameStats::default()
         };
-        let mut unit_type: HashMap<String, String> = HashMap::new();
-        let mut model_type: HashMap<String, String> = HashMap::new();
+        let mut unit_type: HashMap<Id, Id> = HashMap::new();
+        let mut model_type: HashMap<Id, Id> = HashMap::new();
         let mut running: Vec<String> = Vec::new();
         for e in log {
             match e {
@@ -66,22 +67,31 @@ impl GameStats {
                     type_id,
                     models,
                 } => {
-                    unit_type.insert(unit.clone(), type_id.clone());
+                    unit_type.insert(*unit, *type_id);
                     for m in models {
-                        model_type.insert(m.id.clone(), m.type_id.clone());
+                        model_type.insert(m.id, m.type_id);
                     }
-                    g.aliens.entry(type_id.clone()).or_default().revealed += 1;
+                    g.aliens.entry(type_id.to_string()).or_default().revealed += 1;
                 }
                 Event::BehaviourChosen { behaviour, .. } => {
-                    g.behaviours.entry(behaviour.clone()).or_default().chosen += 1;
-                    running.push(behaviour.clone());
+                    g.behaviours
+                        .entry(behaviour.to_string())
+                        .or_default()
+                        .chosen += 1;
+                    running.push(behaviour.to_string());
                 }
                 Event::BehaviourPerformed { behaviour, .. } => {
-                    g.behaviours.entry(behaviour.clone()).or_default().performed += 1;
+                    g.behaviours
+                        .entry(behaviour.to_string())
+                        .or_default()
+                        .performed += 1;
                     running.pop();
                 }
                 Event::BehaviourFailed { behaviour, .. } => {
-                    g.behaviours.entry(behaviour.clone()).or_default().failed += 1;
+                    g.behaviours
+                        .entry(behaviour.to_string())
+                        .or_default()
+                        .failed += 1;
                     running.pop();
                 }
                 Event::BehaviourSkipped { .. } => g.skipped += 1,
@@ -91,15 +101,16 @@ impl GameStats {
                     kind,
                     ..
                 } if *kind != AttackKind::Fear => {
-                    if let Some(t) = unit_type.get(attacker) {
-                        g.aliens.entry(t.clone()).or_default().damage_dealt += u64::from(*damage);
+                    if let Some(t) = unit_type.get(attacker.as_str()) {
+                        g.aliens.entry(t.to_string()).or_default().damage_dealt +=
+                            u64::from(*damage);
                     }
                 }
                 Event::Damage { model, amount, .. } => {
                     let amount = u64::from(*amount);
-                    match model_type.get(model) {
+                    match model_type.get(model.as_str()) {
                         Some(t) => {
-                            g.aliens.entry(t.clone()).or_default().damage_taken += amount;
+                            g.aliens.entry(t.to_string()).or_default().damage_taken += amount;
                             if let Some(b) = running.last() {
                                 g.behaviours.entry(b.clone()).or_default().damage_taken += amount;
                             }
@@ -111,11 +122,11 @@ impl GameStats {
                         }
                     }
                 }
-                Event::ModelKilled { model, by, .. } => match model_type.get(model) {
-                    Some(t) => g.aliens.entry(t.clone()).or_default().models_lost += 1,
+                Event::ModelKilled { model, by, .. } => match model_type.get(model.as_str()) {
+                    Some(t) => g.aliens.entry(t.to_string()).or_default().models_lost += 1,
                     None => {
-                        if let Some(t) = by.as_ref().and_then(|u| unit_type.get(u)) {
-                            g.aliens.entry(t.clone()).or_default().hero_kills += 1;
+                        if let Some(t) = by.as_ref().and_then(|u| unit_type.get(u.as_str())) {
+                            g.aliens.entry(t.to_string()).or_default().hero_kills += 1;
                         }
                         if let Some(b) = running.last() {
                             g.behaviours.entry(b.clone()).or_default().hero_kills += 1;

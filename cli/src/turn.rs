@@ -3,6 +3,7 @@
 //! the legal actions grouped by unit and kind.
 
 use overmind_core::state::ActionKind;
+use overmind_core::Id;
 use overmind_core::{Action, Content, Game, Phase, Pos, Side};
 use serde::Serialize;
 
@@ -12,7 +13,7 @@ pub struct LegalGroup {
     /// The action word, as typed (`move`, `shoot`, … `end`).
     pub action: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub unit: Option<String>,
+    pub unit: Option<Id>,
     /// Squares a move or sprint may end on.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub to: Vec<Pos>,
@@ -28,7 +29,7 @@ pub struct Turn {
     pub round: u32,
     pub max_rounds: u32,
     /// The unit or Blip now activating.
-    pub active: Option<String>,
+    pub active: Option<Id>,
     /// Actions the active unit has left (of 2).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub actions_left: Option<u32>,
@@ -60,7 +61,7 @@ impl Turn {
             side,
             round: st.round,
             max_rounds: st.max_rounds,
-            active: st.active.clone(),
+            active: st.active,
             actions_left: st
                 .active
                 .as_ref()
@@ -129,7 +130,7 @@ pub fn group(actions: &[Action]) -> Vec<LegalGroup> {
             out[i].to.push(p);
         }
         if let Some(t) = target {
-            out[i].targets.push(t.clone());
+            out[i].targets.push(t.to_string());
         }
     }
     out

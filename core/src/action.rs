@@ -1,6 +1,7 @@
 //! Actions a side can take, and why one can be refused.
 
 use crate::geom::Pos;
+use crate::id::Id;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
@@ -10,7 +11,7 @@ use thiserror::Error;
 #[serde(tag = "action", rename_all = "snake_case")]
 pub enum Action {
     Move {
-        unit: String,
+        unit: Id,
         to: Pos,
         /// Waypoints the path passes through, in order (`move a1 5,5 via 3,4`); each leg is
         /// a shortest legal path. Empty: any shortest path, the mover's side choosing among
@@ -19,28 +20,28 @@ pub enum Action {
         via: Vec<Pos>,
     },
     Sprint {
-        unit: String,
+        unit: Id,
         to: Pos,
         /// As for `Move`.
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         via: Vec<Pos>,
     },
     Shoot {
-        unit: String,
-        target: String,
+        unit: Id,
+        target: Id,
     },
     Melee {
-        unit: String,
-        target: String,
+        unit: Id,
+        target: Id,
     },
     Overwatch {
-        unit: String,
+        unit: Id,
     },
     Interact {
-        unit: String,
+        unit: Id,
     },
     Flip {
-        unit: String,
+        unit: Id,
     },
     /// End the current activation; with none under way, end the side's phase.
     End,
@@ -49,7 +50,7 @@ pub enum Action {
 impl Action {
     /// A Move to `to` by any shortest path.
     #[must_use]
-    pub fn move_to(unit: impl Into<String>, to: Pos) -> Action {
+    pub fn move_to(unit: impl Into<Id>, to: Pos) -> Action {
         Action::Move {
             unit: unit.into(),
             to,
@@ -59,7 +60,7 @@ impl Action {
 
     /// A Sprint to `to` by any shortest path.
     #[must_use]
-    pub fn sprint_to(unit: impl Into<String>, to: Pos) -> Action {
+    pub fn sprint_to(unit: impl Into<Id>, to: Pos) -> Action {
         Action::Sprint {
             unit: unit.into(),
             to,

@@ -5,6 +5,7 @@ use crate::content::Content;
 use crate::decision::{Choice, Controller, Controllers, Decision, DecisionKind};
 use crate::game::Game;
 use crate::geom::Pos;
+use crate::id::Id;
 use crate::los::LineOfSight;
 use crate::map::Obstacles;
 use crate::movement::{adjacent, reachable, Goal, GoalField};
@@ -143,7 +144,7 @@ fn attack_action(
     content: &Content,
     u: &Unit,
     o: &Obstacles,
-    targets: &[(String, Pos)],
+    targets: &[(Id, Pos)],
 ) -> Option<Action> {
     if u.models
         .iter()
@@ -174,14 +175,14 @@ fn attack_action(
                 && model.status.shaken_by.is_none()
             {
                 return Some(Action::Melee {
-                    unit: u.id.clone(),
-                    target: id.clone(),
+                    unit: u.id,
+                    target: Id::from(&id),
                 });
             }
         }
     }
     if shoot_ok {
-        let mut best: Option<(u32, String)> = None;
+        let mut best: Option<(u32, Id)> = None;
         for model in &u.models {
             let Some(r) = shoot_range(&model.kind) else {
                 continue;
@@ -193,13 +194,13 @@ fn attack_action(
                     && los(state, o, model.pos, *p)
                     && best.as_ref().is_none_or(|(bd, _)| d < *bd)
                 {
-                    best = Some((d, id.clone()));
+                    best = Some((d, *id));
                 }
             }
         }
         if let Some((_, id)) = best {
             return Some(Action::Shoot {
-                unit: u.id.clone(),
+                unit: u.id,
                 target: id,
             });
         }
@@ -278,7 +279,7 @@ fn hero_plan(state: &GameState, content: &Content, o: &Obstacles, u: &Unit) -> O
         }
         if m.status.stunned {
             return (!u.used.contains(&ActionKind::Interact))
-                .then(|| Action::Interact { unit: u.id.clone() });
+                .then_some(Action::Interact { unit: u.id });
         }
         // Objective squares.
         let (goal_squares, interact_here) = match &state.objective {
@@ -303,19 +304,22 @@ fn hero_plan(state: &GameState, content: &Content, o: &Obstacles, u: &Unit) -> O
             _ => (Vec::new(), false),
         };
         if interact_here && !u.used.contains(&ActionKind::Interact) {
-            return Some(Action::Interact { unit: u.id.clone() });
+            return Some(Action::Interact { unit: u.id });
         }
-        let enemies: Vec<(String, Pos)> = state
+        let enemies: Vec<(Id, Pos)> = state
             .units
             .iter()
             .filter(|e| e.side == Side::Overmind)
-            .flat_map(|e| e.models.iter().map(|m| (m.id.clone(), m.pos)))
-            .chain(state.blips.iter().map(|b| (b.id.clone(), b.pos)))
+            .flat_map(|e| e.models.iter().map(|m| (m.id, m.pos)))
+            .chain(state.blips.iter().map(|b| (b.id, b.pos)))
             .collect();
         if let Some(a) = attack_action(state, content, u, &o, &enemies) {
             return Some(a);
         }
-        let movement = content.heroes.get(&m.kind).map_or(4, |p| p.movement);
+        let movement = content
+            .heroes
+            .get(m.kind.as_str())
+            .map_or(4, |p| p.movement);
         if !u.used.contains(&ActionKind::Move) && !m.status.knocked_down {
             let hurt = m.health * 3 <= m.max_health;
             let dest = if hurt && !enemies.is_empty() && goal_squares.is_empty() {
@@ -344,24 +348,24 @@ fn hero_plan(state: &GameState, content: &Content, o: &Obstacles, u: &Unit) -> O
             };
             if let Some(to) = dest {
                 return Some(Action::Move {
-                    unit: u.id.clone(),
+                    unit: u.id,
                     to,
                     via: Vec::new(),
                 });
             }
         } else if m.status.knocked_down && !u.used.contains(&ActionKind::Move) {
             return Some(Action::Move {
-                unit: u.id.clone(),
+                unit: u.id,
                 to: m.pos,
                 via: Vec::new(),
             });
         }
         let can_shoot = content
             .heroes
-            .get(&m.kind)
+            .get(m.kind.as_str())
             .is_some_and(|p| p.shoot.is_some());
         (!u.used.contains(&ActionKind::Overwatch) && can_shoot)
-            .then(|| Action::Overwatch { unit: u.id.clone() })
+            .then_some(Action::Overwatch { unit: u.id })
     }
 }
 
@@ -369,8 +373,7 @@ impl Player for OvermindAi {
     fn next_action(&mut self, view: View<'_>, content: &Content) -> Action {
         let state = view.state();
         let o = state.compute_obstacles();
-        let heroes: Vec<(String, Pos)> =
-            state.hero_models().map(|m| (m.id.clone(), m.pos)).collect();
+        let heroes: Vec<(Id, Pos)> = state.hero_models().map(|m| (m.id, m.pos)).collect();
         if heroes.is_empty() {
             return Action::End;
         }
@@ -397,12 +400,7 @@ impl Player for OvermindAi {
 }
 
 /// A Blip flips when a Hero is near, else closes in without entering any Hero's sight.
-fn blip_plan(
-    state: &GameState,
-    o: &Obstacles,
-    heroes: &[(String, Pos)],
-    b: &Blip,
-) -> Option<Action> {
+fn blip_plan(state: &GameState, o: &Obstacles, heroes: &[(Id, Pos)], b: &Blip) -> Option<Action> {
     if !b.used.is_empty() {
         return None;
     }
@@ -412,7 +410,7 @@ fn blip_plan(
         .min()
         .unwrap_or(u32::MAX);
     if near <= 3 {
-        return Some(Action::Flip { unit: b.id.clone() });
+        return Some(Action::Flip { unit: b.id });
     }
     let mut o2 = o.clone();
     o2.remove(b.pos);
@@ -432,7 +430,7 @@ fn blip_plan(
         .into_iter()
         .find(|&(_, _, p)| !heroes.iter().any(|(_, h)| los(state, &o2, *h, p)))
         .map(|(_, _, to)| Action::Move {
-            unit: b.id.clone(),
+            unit: b.id,
             to,
             via: Vec::new(),
         })
@@ -443,7 +441,7 @@ fn alien_plan(
     state: &GameState,
     content: &Content,
     o: &Obstacles,
-    heroes: &[(String, Pos)],
+    heroes: &[(Id, Pos)],
     u: &Unit,
 ) -> Option<Action> {
     if u.used.len() >= 2 {
@@ -463,15 +461,18 @@ fn alien_plan(
         }
         if m.status.knocked_down {
             return Some(Action::Move {
-                unit: m.id.clone(),
+                unit: m.id,
                 to: m.pos,
                 via: Vec::new(),
             });
         }
-        let mv = content.aliens.get(&m.kind).map_or(4, |t| t.movement);
+        let mv = content
+            .aliens
+            .get(m.kind.as_str())
+            .map_or(4, |t| t.movement);
         if let Some(to) = step_towards(state, o, m.pos, &goal, mv, Side::Overmind) {
             return Some(Action::Move {
-                unit: m.id.clone(),
+                unit: m.id,
                 to,
                 via: Vec::new(),
             });

@@ -6,6 +6,7 @@ use crate::decision::{Choice, DecisionKind};
 use crate::engine::Engine;
 use crate::event::{AttackKind, Event, RevealCause};
 use crate::geom::Pos;
+use crate::id::Id;
 use crate::map::Terrain;
 use crate::motion::Mover;
 use crate::movement::{self, Goal};
@@ -44,10 +45,10 @@ pub trait Behaviour {
 /// A model as a behaviour sees it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ModelInfo {
-    pub id: String,
-    pub unit: String,
+    pub id: Id,
+    pub unit: Id,
     pub side: Side,
-    pub kind: String,
+    pub kind: Id,
     pub pos: Pos,
     pub health: u32,
 }
@@ -57,12 +58,12 @@ pub struct ModelInfo {
 /// decides whether to raise it (a script error ends the behaviour there; what it did stands).
 pub struct BehaviourCtx<'e, 'a> {
     eng: &'e mut Engine<'a>,
-    unit: String,
-    behaviour: String,
+    unit: Id,
+    behaviour: Id,
     max_move: Option<u32>,
-    moved: Vec<(String, u32)>,
+    moved: Vec<(Id, u32)>,
     attacks: Vec<AttackKind>,
-    feared: Vec<String>,
+    feared: Vec<Id>,
     /// Lines and bytes this call has written with `log`.
     logged: (usize, usize),
 }
@@ -104,7 +105,7 @@ impl Engine<'_> {
         };
         if self.depth >= self.st.rules.max_behaviour_depth {
             self.emit(Event::BehaviourSkipped {
-                unit: unit.to_string(),
+                unit: Id::from(unit),
                 reason: "behaviours are nested too deep (max_behaviour_depth)".into(),
             });
             return;
@@ -115,10 +116,10 @@ impl Engine<'_> {
             .get(&kind)
             .map(|t| t.behaviours.clone())
             .unwrap_or_default();
-        let known: Vec<String> = listed
+        let known: Vec<Id> = listed
             .iter()
-            .filter(|b| self.content.behaviours.contains_key(*b))
-            .cloned()
+            .filter(|b| self.content.behaviours.contains_key(b.as_str()))
+            .map(Id::from)
             .collect();
         if known.is_empty() {
             let reason = if listed.is_empty() {
@@ -130,7 +131,7 @@ impl Engine<'_> {
                 )
             };
             self.emit(Event::BehaviourSkipped {
-                unit: unit.to_string(),
+                unit: Id::from(unit),
                 reason,
             });
             return;
@@ -140,15 +141,15 @@ impl Engine<'_> {
             DecisionKind::Behaviour,
             Some(unit),
             format!("Which Alien Behaviour does {unit} perform?"),
-            known.iter().map(|b| Choice::Id(b.clone())).collect(),
+            known.iter().map(|b| Choice::Id(Id::from(b))).collect(),
         );
-        let id = known.get(i).cloned().unwrap_or_else(|| known[0].clone());
+        let id = known.get(i).copied().unwrap_or(known[0]);
         self.emit(Event::BehaviourChosen {
-            unit: unit.to_string(),
-            behaviour: id.clone(),
+            unit: Id::from(unit),
+            behaviour: id,
             options: known.clone(),
         });
-        let Some(b) = self.content.behaviours.get(&id).cloned() else {
+        let Some(b) = self.content.behaviours.get(id.as_str()).cloned() else {
             return;
         };
         let saved_actor = self.actor;
@@ -157,8 +158,8 @@ impl Engine<'_> {
         let result = {
             let mut ctx = BehaviourCtx {
                 eng: self,
-                unit: unit.to_string(),
-                behaviour: id.clone(),
+                unit: Id::from(unit),
+                behaviour: id,
                 max_move: b.max_move(),
                 moved: Vec::new(),
                 attacks: Vec::new(),
@@ -171,12 +172,12 @@ impl Engine<'_> {
         self.actor = saved_actor;
         match result {
             Ok(()) => self.emit(Event::BehaviourPerformed {
-                unit: unit.to_string(),
+                unit: Id::from(unit),
                 behaviour: id,
             }),
             Err(e) => {
                 self.emit(Event::BehaviourFailed {
-                    unit: unit.to_string(),
+                    unit: Id::from(unit),
                     behaviour: id,
                     reason: bounded(&e.message, MAX_REASON_BYTES),
                 });
@@ -192,8 +193,8 @@ fn err<T>(msg: impl Into<String>) -> Result<T, BehaviourError> {
 impl BehaviourCtx<'_, '_> {
     /// The unit performing the behaviour.
     #[must_use]
-    pub fn unit(&self) -> &str {
-        &self.unit
+    pub fn unit(&self) -> Id {
+        self.unit
     }
 
     /// The id of the behaviour being performed.
@@ -224,7 +225,7 @@ impl BehaviourCtx<'_, '_> {
     /// # Errors
     /// The value is over the storage limits; nothing changes.
     pub fn set_storage(&mut self, value: crate::storage::Value) -> Result<(), BehaviourError> {
-        let id = self.behaviour.clone();
+        let id = self.behaviour;
         self.eng
             .st
             .set_storage(&id, value)
@@ -234,9 +235,9 @@ impl BehaviourCtx<'_, '_> {
     /// Was `model` killed during the action now resolving? `Some(by)` names the killer's unit
     /// (`None` inside when nothing named killed it); `None` when it was not killed.
     #[must_use]
-    pub fn killed(&self, model: &str) -> Option<Option<String>> {
+    pub fn killed(&self, model: &str) -> Option<Option<Id>> {
         self.eng.events.iter().rev().find_map(|e| match e {
-            Event::ModelKilled { model: m, by, .. } if m == model => Some(by.clone()),
+            Event::ModelKilled { model: m, by, .. } if m == model => Some(*by),
             _ => None,
         })
     }
@@ -249,10 +250,10 @@ impl BehaviourCtx<'_, '_> {
             .filter(|u| side_filter.is_none_or(|s| u.side == s))
             .flat_map(|u| {
                 u.models.iter().map(move |m| ModelInfo {
-                    id: m.id.clone(),
-                    unit: u.id.clone(),
+                    id: m.id,
+                    unit: u.id,
                     side: u.side,
-                    kind: m.kind.clone(),
+                    kind: m.kind,
                     pos: m.pos,
                     health: m.health,
                 })
@@ -289,18 +290,13 @@ impl BehaviourCtx<'_, '_> {
 
     /// Face-down Blips: id and square only (reading anything else is [`Self::reveal_for_stat`]).
     #[must_use]
-    pub fn blips(&self) -> Vec<(String, Pos)> {
-        self.eng
-            .st
-            .blips
-            .iter()
-            .map(|b| (b.id.clone(), b.pos))
-            .collect()
+    pub fn blips(&self) -> Vec<(Id, Pos)> {
+        self.eng.st.blips.iter().map(|b| (b.id, b.pos)).collect()
     }
 
     /// Reveal a Blip because a script needs one of its stats other than Movement. Returns the
     /// revealed unit's id (`None` for a Decoy). A triggered behaviour follows at once.
-    pub fn reveal_for_stat(&mut self, blip: &str) -> Result<Option<String>, BehaviourError> {
+    pub fn reveal_for_stat(&mut self, blip: &str) -> Result<Option<Id>, BehaviourError> {
         if self.eng.st.blip(blip).is_none() {
             return err(format!("no face-down Blip {blip}"));
         }
@@ -398,20 +394,20 @@ impl BehaviourCtx<'_, '_> {
         let i = self.choose_kind(
             DecisionKind::Choice,
             "Several are equally close: which one?",
-            tied.iter().map(|m| Choice::Id(m.id.clone())).collect(),
+            tied.iter().map(|m| Choice::Id(m.id)).collect(),
         );
         tied.get(i).cloned()
     }
 
     /// Models of the unit in the order the Overmind picks them to act.
-    pub fn model_order(&mut self, unit: &str) -> Vec<String> {
-        let mut left: Vec<String> = self.models_of(unit).into_iter().map(|m| m.id).collect();
+    pub fn model_order(&mut self, unit: &str) -> Vec<Id> {
+        let mut left: Vec<Id> = self.models_of(unit).into_iter().map(|m| m.id).collect();
         let mut out = Vec::new();
         while !left.is_empty() {
             let i = self.choose_kind(
                 DecisionKind::ModelOrder,
                 "Which model acts next?",
-                left.iter().map(|s| Choice::Id(s.clone())).collect(),
+                left.iter().map(|s| Choice::Id(Id::from(s))).collect(),
             );
             out.push(left.remove(i.min(left.len() - 1)));
         }
@@ -453,13 +449,13 @@ impl BehaviourCtx<'_, '_> {
             return;
         }
         let message: String = message.chars().take(MAX_LOG_LINE_CHARS).collect();
-        let unit = self.unit.clone();
+        let unit = self.unit;
         self.logged = (lines + 1, bytes + message.len());
         if lines + 1 > MAX_LOG_LINES || bytes + message.len() > MAX_LOG_BYTES {
             self.logged = (MAX_LOG_LINES + 1, bytes);
             self.eng.emit(Event::LogTruncated {
                 unit,
-                behaviour: self.behaviour.clone(),
+                behaviour: Id::from(&self.behaviour),
                 limit: format!(
                     "{MAX_LOG_LINES} lines or {MAX_LOG_BYTES} bytes of log per behaviour call"
                 ),
@@ -510,8 +506,8 @@ impl BehaviourCtx<'_, '_> {
                 .eng
                 .content
                 .behaviours
-                .get(&self.behaviour)
-                .map_or(self.behaviour.clone(), |b| b.name());
+                .get(self.behaviour.as_str())
+                .map_or(self.behaviour.to_string(), |b| b.name());
             return err(format!(
                 "move: {steps} squares asked, {name} allows {left} for {model}"
             ));
@@ -522,7 +518,7 @@ impl BehaviourCtx<'_, '_> {
     fn record_move(&mut self, model: &str, steps: u32) {
         match self.moved.iter_mut().find(|(m, _)| m == model) {
             Some((_, n)) => *n += steps,
-            None => self.moved.push((model.to_string(), steps)),
+            None => self.moved.push((Id::from(model), steps)),
         }
     }
 
@@ -554,7 +550,7 @@ impl BehaviourCtx<'_, '_> {
         let Some(path) = t.path(end) else {
             return Ok(0);
         };
-        let mover = Mover::Model(model.to_string());
+        let mover = Mover::Model(Id::from(model));
         let path = self.eng.choose_path(&mover, path);
         let taken = self.eng.walk(&mover, &path, false);
         self.record_move(model, taken);
@@ -577,7 +573,7 @@ impl BehaviourCtx<'_, '_> {
             return err(format!("move: {model} has no legal path to {to}"));
         };
         self.check_steps(model, (path.len() - 1) as u32)?;
-        let mover = Mover::Model(model.to_string());
+        let mover = Mover::Model(Id::from(model));
         let path = self.eng.choose_path(&mover, path);
         let taken = self.eng.walk(&mover, &path, false);
         self.record_move(model, taken);
@@ -616,7 +612,7 @@ impl BehaviourCtx<'_, '_> {
             ));
         }
         let t = self.target_of(target)?;
-        let unit = self.unit.clone();
+        let unit = self.unit;
         self.eng
             .check_attack(&unit, &t, kind)
             .map_err(|e| BehaviourError::new(e.0))?;
@@ -641,7 +637,7 @@ impl BehaviourCtx<'_, '_> {
 
     /// Hero models the unit could Melee now.
     pub fn melee_targets(&mut self) -> Vec<ModelInfo> {
-        let unit = self.unit.clone();
+        let unit = self.unit;
         self.heroes()
             .into_iter()
             .filter(|h| !self.eng.fighters(&unit, h.pos, Some(&h.unit)).is_empty())
@@ -650,7 +646,7 @@ impl BehaviourCtx<'_, '_> {
 
     /// Hero models the unit could Shoot now.
     pub fn shoot_targets(&mut self) -> Vec<ModelInfo> {
-        let unit = self.unit.clone();
+        let unit = self.unit;
         self.heroes()
             .into_iter()
             .filter(|h| !self.eng.shooters(&unit, h.pos).is_empty())
@@ -689,8 +685,8 @@ impl BehaviourCtx<'_, '_> {
         if fear == 0 {
             return err(format!("{} has no Fear", self.unit));
         }
-        self.feared.push(model.clone());
-        let unit = self.unit.clone();
+        self.feared.push(Id::from(&model));
+        let unit = self.unit;
         self.eng
             .attack(&unit, Target::Model(model), AttackKind::Fear, 0)
             .map_err(|e| BehaviourError::new(e.0))

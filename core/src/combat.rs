@@ -7,6 +7,7 @@ use crate::dice::{damage, roll_attack, roll_defence};
 use crate::engine::Engine;
 use crate::event::{AttackKind, Event, RevealCause, StatusChange};
 use crate::geom::{Dir, Pos};
+use crate::id::Id;
 use crate::map::Terrain;
 use crate::motion::Mover;
 use crate::movement::{can_step, reachable};
@@ -17,13 +18,13 @@ use crate::validate;
 /// What an attack is aimed at.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Target {
-    Model(String),
-    Blip(String),
+    Model(Id),
+    Blip(Id),
 }
 
 impl Engine<'_> {
     /// Models of `unit` that could make a Melee attack on the square `at`.
-    pub fn fighters(&mut self, unit: &str, at: Pos, target_unit: Option<&str>) -> Vec<String> {
+    pub fn fighters(&mut self, unit: &str, at: Pos, target_unit: Option<&str>) -> Vec<Id> {
         self.st.obstacles();
         let o = self.st.cached_obstacles();
         match self.st.unit(unit) {
@@ -33,7 +34,7 @@ impl Engine<'_> {
     }
 
     /// Models of `unit` that could make a Shoot attack on the square `at`.
-    pub fn shooters(&mut self, unit: &str, at: Pos) -> Vec<String> {
+    pub fn shooters(&mut self, unit: &str, at: Pos) -> Vec<Id> {
         self.st.obstacles();
         let o = self.st.cached_obstacles();
         match self.st.unit(unit) {
@@ -108,10 +109,10 @@ impl Engine<'_> {
                     }
                     Some((u, triggers)) => {
                         if triggers {
-                            pending_behaviour = Some(u.clone());
+                            pending_behaviour = Some(u);
                         }
                         match self.st.unit(&u).and_then(|u| u.models.first()) {
-                            Some(m) => m.id.clone(),
+                            Some(m) => m.id,
                             None => return Ok(()),
                         }
                     }
@@ -136,13 +137,13 @@ impl Engine<'_> {
         at: Pos,
         target_unit: Option<&str>,
         kind: AttackKind,
-    ) -> Vec<String> {
+    ) -> Vec<Id> {
         match kind {
             AttackKind::Shoot | AttackKind::Overwatch => self.shooters(unit, at),
             AttackKind::Fear => self
                 .st
                 .unit(unit)
-                .map(|u| u.models.iter().map(|m| m.id.clone()).collect())
+                .map(|u| u.models.iter().map(|m| m.id).collect())
                 .unwrap_or_default(),
             _ => self.fighters(unit, at, target_unit),
         }
@@ -156,13 +157,13 @@ impl Engine<'_> {
         target_model: &str,
         kind: AttackKind,
         penalty: u32,
-        attackers: Option<Vec<String>>,
+        attackers: Option<Vec<Id>>,
     ) {
         let Some((tu, tm)) = self.st.find_model(target_model) else {
             return;
         };
         let (target_unit, target_side, at, target_status) =
-            (tu.id.clone(), tu.side, tm.pos, tm.status.clone());
+            (tu.id, tu.side, tm.pos, tm.status.clone());
         let target_stats = self.stats(target_side, tm);
         let Some(attacker_side) = self.side_of(unit) else {
             return;
@@ -240,8 +241,8 @@ impl Engine<'_> {
         );
         let dmg = damage(&a, &d);
         self.emit(Event::Attack {
-            attacker: unit.to_string(),
-            target: target_model.to_string(),
+            attacker: Id::from(unit),
+            target: Id::from(target_model),
             kind,
             cv,
             dice: a.dice,
@@ -295,7 +296,7 @@ impl Engine<'_> {
     /// Take `amount` Health from a unit, the Overmind allocating hits across an Alien Unit's
     /// models, a wounded model first.
     pub fn apply_damage(&mut self, unit: &str, first: &str, amount: u32, by: Option<&str>) {
-        let mut target = first.to_string();
+        let mut target = Id::from(first);
         for _ in 0..amount {
             let Some(u) = self.st.unit(unit) else {
                 return;
@@ -304,14 +305,14 @@ impl Engine<'_> {
                 return;
             }
             if u.models.len() > 1 && u.side == Side::Overmind {
-                let wounded: Vec<String> = u
+                let wounded: Vec<Id> = u
                     .models
                     .iter()
                     .filter(|m| m.health < m.max_health)
-                    .map(|m| m.id.clone())
+                    .map(|m| m.id)
                     .collect();
-                let options: Vec<String> = if wounded.is_empty() {
-                    u.models.iter().map(|m| m.id.clone()).collect()
+                let options: Vec<Id> = if wounded.is_empty() {
+                    u.models.iter().map(|m| m.id).collect()
                 } else {
                     wounded
                 };
@@ -319,14 +320,11 @@ impl Engine<'_> {
                     Side::Overmind,
                     DecisionKind::HitAllocation,
                     format!("Which model of {unit} takes the next hit?"),
-                    options.iter().map(|s| Choice::Id(s.clone())).collect(),
+                    options.iter().map(|s| Choice::Id(Id::from(s))).collect(),
                 );
-                target = options
-                    .get(i)
-                    .cloned()
-                    .unwrap_or_else(|| options[0].clone());
+                target = options.get(i).cloned().unwrap_or_else(|| options[0]);
             } else if let Some(m) = u.models.first() {
-                target = m.id.clone();
+                target = m.id;
             }
             let Some(m) = self.st.model_mut(&target) else {
                 return;
@@ -334,7 +332,7 @@ impl Engine<'_> {
             m.health = m.health.saturating_sub(1);
             let health = m.health;
             self.emit(Event::Damage {
-                model: target.clone(),
+                model: Id::from(&target),
                 amount: 1,
                 health,
             });
@@ -350,9 +348,9 @@ impl Engine<'_> {
         }
         self.st.moved();
         self.emit(Event::ModelKilled {
-            model: model.to_string(),
-            unit: unit.to_string(),
-            by: by.map(str::to_string),
+            model: Id::from(model),
+            unit: Id::from(unit),
+            by: by.map(str::to_string).map(Id::from),
         });
         if let Some(killer) = by.and_then(|b| self.st.unit_mut(b)) {
             if killer.side == Side::Heroes {
@@ -368,12 +366,12 @@ impl Engine<'_> {
                 StatusChange::StoodUp => m.status.knocked_down = false,
                 StatusChange::Stunned => m.status.stunned = true,
                 StatusChange::Recovered => m.status.stunned = false,
-                StatusChange::Shaken { by } => m.status.shaken_by = Some(by.clone()),
+                StatusChange::Shaken { by } => m.status.shaken_by = Some(*by),
                 StatusChange::PushedBack { .. } => {}
             }
         }
         self.emit(Event::Status {
-            model: model.to_string(),
+            model: Id::from(model),
             status: change,
         });
     }
@@ -417,7 +415,7 @@ impl Engine<'_> {
             None => self.set_status(model, StatusChange::Stunned),
             Some(q) => {
                 self.set_status(model, StatusChange::PushedBack { to: q });
-                self.walk(&Mover::Model(model.to_string()), &[at, q], true);
+                self.walk(&Mover::Model(Id::from(model)), &[at, q], true);
             }
         }
     }
@@ -428,7 +426,7 @@ impl Engine<'_> {
         self.set_status(
             model,
             StatusChange::Shaken {
-                by: cause_unit.to_string(),
+                by: Id::from(cause_unit),
             },
         );
         let Some((u, m)) = self.st.find_model(model) else {
@@ -464,7 +462,7 @@ impl Engine<'_> {
             options,
         ) {
             if let Some(path) = crate::movement::shortest_path(&map, &o, at, dest) {
-                self.walk(&Mover::Model(model.to_string()), &path, true);
+                self.walk(&Mover::Model(Id::from(model)), &path, true);
             }
         }
     }

@@ -1,6 +1,7 @@
 //! Decisions the rules leave to a player, and the controllers that answer them.
 
 use crate::geom::Pos;
+use crate::id::Id;
 use crate::state::{GameState, Side};
 use crate::view::{HeroesView, View};
 use serde::{Deserialize, Serialize};
@@ -37,7 +38,7 @@ pub enum DecisionKind {
 #[serde(untagged)]
 pub enum Choice {
     Square(Pos),
-    Id(String),
+    Id(Id),
     /// A whole path, start first.
     Path(Vec<Pos>),
 }

@@ -1,6 +1,7 @@
 //! From a parsed mission file to a game [`Setup`]: hero profiles, Blip contents, the pool,
 //! Decoys, the objective, the round limit and rule overrides (docs/MISSIONS.md).
 
+use crate::id::Id;
 use crate::mission::{ErrorKind, Mission, MissionError, MissionErrors, Placement};
 use crate::profile::find_key;
 use crate::rules::{Rules, MAX_ROUNDS};
@@ -148,9 +149,9 @@ impl Mission {
                 (Ok(None), _, _) => None,
                 (Ok(Some(h)), _, _) if h == "decoy" => Some(Contents::Decoy),
                 (Ok(Some(type_id)), Ok(size), Ok(leader)) => Some(Contents::Unit {
-                    type_id,
+                    type_id: Id::from(type_id),
                     size: size.unwrap_or(1),
-                    leader,
+                    leader: leader.map(Id::from),
                 }),
                 (Err(e), _, _) | (_, Err(e), _) | (_, _, Err(e)) => {
                     errors.push(err(self, b.line, 1, format!("blip {}: {e}", b.id)));

@@ -4,6 +4,7 @@ use crate::content::Content;
 use crate::decision::{Choice, Controllers, Decision, DecisionKind};
 use crate::event::Event;
 use crate::geom::Pos;
+use crate::id::Id;
 use crate::map::Obstacles;
 use crate::profile::{Effect, Shoot};
 use crate::state::{GameState, Model, Side};
@@ -120,7 +121,7 @@ impl<'a> Engine<'a> {
     /// Current stats of a model of `side`.
     pub fn stats(&self, side: Side, m: &Model) -> Stats {
         match side {
-            Side::Heroes => match self.content.heroes.get(&m.kind) {
+            Side::Heroes => match self.content.heroes.get(m.kind.as_str()) {
                 Some(p) => {
                     let (melee, defence) = p.dial_at(m.health);
                     Stats {
@@ -135,7 +136,7 @@ impl<'a> Engine<'a> {
                 }
                 None => Stats::default(),
             },
-            Side::Overmind => match self.content.aliens.get(&m.kind) {
+            Side::Overmind => match self.content.aliens.get(m.kind.as_str()) {
                 Some(t) => Stats {
                     movement: t.movement,
                     melee: t.melee,
@@ -153,8 +154,16 @@ impl<'a> Engine<'a> {
     /// A model's Shoot profile: `self.stats(side, m).shoot` without building the rest.
     pub fn shoot_of(&self, side: Side, m: &Model) -> Option<Shoot> {
         match side {
-            Side::Heroes => self.content.heroes.get(&m.kind).and_then(|p| p.shoot),
-            Side::Overmind => self.content.aliens.get(&m.kind).and_then(|t| t.shoot),
+            Side::Heroes => self
+                .content
+                .heroes
+                .get(m.kind.as_str())
+                .and_then(|p| p.shoot),
+            Side::Overmind => self
+                .content
+                .aliens
+                .get(m.kind.as_str())
+                .and_then(|t| t.shoot),
         }
     }
 
@@ -165,13 +174,13 @@ impl<'a> Engine<'a> {
     }
 
     /// The unit and model named by `id`: a model id, or a unit id meaning its first model.
-    pub fn resolve_model(&self, id: &str) -> Option<(String, String)> {
+    pub fn resolve_model(&self, id: &str) -> Option<(Id, Id)> {
         if let Some((u, m)) = self.st.find_model(id) {
-            return Some((u.id.clone(), m.id.clone()));
+            return Some((u.id, m.id));
         }
         let u = self.st.unit(id)?;
         let m = u.models.first()?;
-        Some((u.id.clone(), m.id.clone()))
+        Some((u.id, m.id))
     }
 
     /// Side owning a unit id, if it exists.

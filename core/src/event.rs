@@ -2,6 +2,7 @@
 
 use crate::dice::Face;
 use crate::geom::Pos;
+use crate::id::Id;
 use crate::state::{ActionKind, Overwatch, Side};
 use serde::{Deserialize, Serialize};
 
@@ -34,29 +35,29 @@ pub enum Event {
         side: Side,
     },
     ActivationStarted {
-        unit: String,
+        unit: Id,
     },
     ActionTaken {
-        unit: String,
+        unit: Id,
         action: ActionKind,
     },
     ActivationEnded {
-        unit: String,
+        unit: Id,
     },
     /// A model or Blip moved along `path` (its start first).
     Moved {
-        unit: String,
+        unit: Id,
         path: Vec<Pos>,
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         forced: bool,
     },
     MoveStopped {
-        unit: String,
+        unit: Id,
         at: Pos,
         reason: String,
     },
     BlipRevealed {
-        blip: String,
+        blip: Id,
         at: Pos,
         cause: RevealCause,
         /// Which side's doing it was.
@@ -66,45 +67,45 @@ pub enum Event {
         why: String,
         /// Alien Type id; absent for a Decoy and in streams that may not know it.
         #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
-        type_id: Option<String>,
+        type_id: Option<Id>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         decoy: Option<bool>,
     },
     DecoyRemoved {
-        blip: String,
+        blip: Id,
         at: Pos,
     },
     ModelsPlaced {
-        unit: String,
+        unit: Id,
         #[serde(rename = "type")]
-        type_id: String,
+        type_id: Id,
         models: Vec<PlacedModel>,
     },
     ModelLost {
-        unit: String,
+        unit: Id,
         reason: String,
     },
     BehaviourChosen {
-        unit: String,
-        behaviour: String,
-        options: Vec<String>,
+        unit: Id,
+        behaviour: Id,
+        options: Vec<Id>,
     },
     BehaviourPerformed {
-        unit: String,
-        behaviour: String,
+        unit: Id,
+        behaviour: Id,
     },
     BehaviourSkipped {
-        unit: String,
+        unit: Id,
         reason: String,
     },
     BehaviourFailed {
-        unit: String,
-        behaviour: String,
+        unit: Id,
+        behaviour: Id,
         reason: String,
     },
     Attack {
-        attacker: String,
-        target: String,
+        attacker: Id,
+        target: Id,
         kind: AttackKind,
         /// Combat Value before the cap.
         cv: u32,
@@ -120,44 +121,44 @@ pub enum Event {
         damage: u32,
     },
     Damage {
-        model: String,
+        model: Id,
         amount: u32,
         health: u32,
     },
     ModelKilled {
-        model: String,
-        unit: String,
+        model: Id,
+        unit: Id,
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        by: Option<String>,
+        by: Option<Id>,
     },
     Status {
-        model: String,
+        model: Id,
         status: StatusChange,
     },
     OverwatchSet {
-        unit: String,
+        unit: Id,
         mode: Overwatch,
     },
     OverwatchDiscarded {
-        unit: String,
+        unit: Id,
     },
     Extracted {
-        unit: String,
+        unit: Id,
         at: Pos,
     },
     ObjectiveActivated {
-        unit: String,
+        unit: Id,
         at: Pos,
     },
     /// A message a behaviour wrote with `log`.
     Log {
-        unit: String,
+        unit: Id,
         message: String,
     },
     /// A behaviour call wrote as much log as one call may; its later lines are dropped.
     LogTruncated {
-        unit: String,
-        behaviour: String,
+        unit: Id,
+        behaviour: Id,
         limit: String,
     },
     GameOver {
@@ -180,10 +181,10 @@ pub enum AttackKind {
 /// A model put on the map when a Blip was flipped.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PlacedModel {
-    pub id: String,
+    pub id: Id,
     pub at: Pos,
     #[serde(rename = "type")]
-    pub type_id: String,
+    pub type_id: Id,
 }
 
 /// A model gaining or losing a status.
@@ -194,6 +195,6 @@ pub enum StatusChange {
     StoodUp,
     Stunned,
     Recovered,
-    Shaken { by: String },
+    Shaken { by: Id },
     PushedBack { to: Pos },
 }

@@ -8,6 +8,7 @@ use crate::decision::{Answer, Controllers};
 use crate::engine::Engine;
 use crate::event::{AttackKind, Event};
 use crate::geom::Pos;
+use crate::id::Id;
 use crate::motion::Mover;
 use crate::rules::Rules;
 use crate::state::{ActionKind, GameState, Objective, Overwatch, Phase, Side};
@@ -146,12 +147,12 @@ impl Engine<'_> {
                     model,
                     named_model,
                 } => Some(if *named_model || !continuing {
-                    model.id.clone()
+                    model.id
                 } else {
-                    next_unmoved(self.st, unit).map_or_else(|| model.id.clone(), |m| m.id.clone())
+                    next_unmoved(self.st, unit).map_or_else(|| model.id, |m| m.id)
                 }),
             };
-            (actor.id().to_string(), model, continuing)
+            (actor.id(), model, continuing)
         };
         if !continuing {
             self.start_action(&id, kind);
@@ -163,7 +164,7 @@ impl Engine<'_> {
                 } else {
                     Rules::sprint(self.st.rules.blip_movement)
                 };
-                self.move_along(Mover::Blip(id.clone()), *to, via, steps, kind)?;
+                self.move_along(Mover::Blip(Id::from(&id)), *to, via, steps, kind)?;
             }
             (None, Action::Flip { .. }) => {
                 if let Some((unit, true)) =
@@ -199,20 +200,16 @@ impl Engine<'_> {
     fn start_action(&mut self, id: &str, kind: ActionKind) {
         let active = self.st.active.as_deref() == Some(id);
         if !active {
-            if let Some(prev) = self.st.active.clone() {
+            if let Some(prev) = self.st.active {
                 self.end_activation(&prev);
             }
-            self.st.active = Some(id.to_string());
-            self.emit(Event::ActivationStarted {
-                unit: id.to_string(),
-            });
+            self.st.active = Some(Id::from(id));
+            self.emit(Event::ActivationStarted { unit: Id::from(id) });
             if let Some(u) = self.st.unit_mut(id) {
                 u.activated = true;
                 u.used.clear();
                 if u.overwatch.take().is_some() {
-                    self.emit(Event::OverwatchDiscarded {
-                        unit: id.to_string(),
-                    });
+                    self.emit(Event::OverwatchDiscarded { unit: Id::from(id) });
                 }
             } else if let Some(b) = self.st.blips.iter_mut().find(|b| b.id == id) {
                 b.activated = true;
@@ -226,7 +223,7 @@ impl Engine<'_> {
         }
         self.st.moved_this_action.clear();
         self.emit(Event::ActionTaken {
-            unit: id.to_string(),
+            unit: Id::from(id),
             action: kind,
         });
     }
@@ -266,13 +263,13 @@ impl Engine<'_> {
         };
         let movement = movement_of(self.content, u.side, m);
         let knocked = m.status.knocked_down;
-        self.st.moved_this_action.push(model.to_string());
+        self.st.moved_this_action.push(Id::from(model));
         if knocked {
             if let Some(m) = self.st.model_mut(model) {
                 m.status.knocked_down = false;
             }
             self.emit(Event::Status {
-                model: model.to_string(),
+                model: Id::from(model),
                 status: crate::event::StatusChange::StoodUp,
             });
             return Ok(());
@@ -282,12 +279,12 @@ impl Engine<'_> {
         } else {
             Rules::sprint(movement)
         };
-        self.move_along(Mover::Model(model.to_string()), to, via, steps, kind)
+        self.move_along(Mover::Model(Id::from(model)), to, via, steps, kind)
     }
 
     fn target_for(&self, target: &str) -> Result<Target, ActionError> {
         if self.st.blip(target).is_some() {
-            return Ok(Target::Blip(target.to_string()));
+            return Ok(Target::Blip(Id::from(target)));
         }
         match self.resolve_model(target) {
             Some((_, m)) => Ok(Target::Model(m)),
@@ -310,7 +307,7 @@ impl Engine<'_> {
             u.used.push(ActionKind::Overwatch);
         }
         self.emit(Event::OverwatchSet {
-            unit: unit.to_string(),
+            unit: Id::from(unit),
             mode,
         });
     }
@@ -326,7 +323,7 @@ impl Engine<'_> {
                 m.status.stunned = false;
             }
             self.emit(Event::Status {
-                model: model.to_string(),
+                model: Id::from(model),
                 status: crate::event::StatusChange::Recovered,
             });
             return;
@@ -338,7 +335,7 @@ impl Engine<'_> {
             Objective::Interact { .. } => {
                 self.st.activated_objectives.push(at);
                 self.emit(Event::ObjectiveActivated {
-                    unit: unit.to_string(),
+                    unit: Id::from(unit),
                     at,
                 });
             }
@@ -349,7 +346,7 @@ impl Engine<'_> {
                 }
                 self.st.moved();
                 self.emit(Event::Extracted {
-                    unit: unit.to_string(),
+                    unit: Id::from(unit),
                     at,
                 });
             }
@@ -376,14 +373,12 @@ impl Engine<'_> {
         if self.st.active.as_deref() == Some(id) {
             self.st.active = None;
             self.st.moved_this_action.clear();
-            self.emit(Event::ActivationEnded {
-                unit: id.to_string(),
-            });
+            self.emit(Event::ActivationEnded { unit: Id::from(id) });
         }
     }
 
     fn end_activation_or_phase(&mut self, side: Side) {
-        if let Some(id) = self.st.active.clone() {
+        if let Some(id) = self.st.active {
             self.end_activation(&id);
         } else {
             // End the phase: every unit not yet activated forgoes its activation.

@@ -6,7 +6,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;
 
 /// An id: at most [`Id::MAX_LEN`] bytes of UTF-8, stored inline.
-#[derive(Copy, Clone, PartialEq, Eq, Hash)]
+#[derive(Copy, Clone, PartialEq, Eq)]
 pub struct Id {
     len: u8,
     bytes: [u8; Id::MAX_LEN],
@@ -37,18 +37,26 @@ impl Id {
         })
     }
 
-    /// The id of `s`, cut to [`Id::MAX_LEN`] bytes on a character boundary when longer (for
-    /// ids the engine makes itself, which are short).
+    /// The id of `s`; a longer `s` is cut on a character boundary and ends in `…`, which no
+    /// id the engine or a pack makes contains, so a cut name never matches a real id (for
+    /// names typed at the boundary, which the rules then refuse by name).
     #[must_use]
     pub fn lossy(s: &str) -> Id {
-        let mut end = s.len().min(Id::MAX_LEN);
+        if let Ok(id) = Id::new(s) {
+            return id;
+        }
+        const MARK: &str = "…";
+        let mut end = Id::MAX_LEN - MARK.len();
         while !s.is_char_boundary(end) {
             end -= 1;
         }
-        Id::new(&s[..end]).unwrap_or(Id {
-            len: 0,
-            bytes: [0; Id::MAX_LEN],
-        })
+        let mut bytes = [0u8; Id::MAX_LEN];
+        bytes[..end].copy_from_slice(&s.as_bytes()[..end]);
+        bytes[end..end + MARK.len()].copy_from_slice(MARK.as_bytes());
+        Id {
+            len: (end + MARK.len()) as u8,
+            bytes,
+        }
     }
 
     /// The id as a string.
@@ -78,6 +86,13 @@ impl std::ops::Deref for Id {
 impl AsRef<str> for Id {
     fn as_ref(&self) -> &str {
         self.as_str()
+    }
+}
+
+// Hashes as its string, as `Borrow<str>` requires: a map keyed by `Id` is searched by `&str`.
+impl std::hash::Hash for Id {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        self.as_str().hash(h);
     }
 }
 
@@ -135,15 +150,9 @@ impl PartialEq<Id> for String {
     }
 }
 
-impl From<&str> for Id {
-    fn from(s: &str) -> Id {
-        Id::lossy(s)
-    }
-}
-
-impl From<&String> for Id {
-    fn from(s: &String) -> Id {
-        Id::lossy(s)
+impl<T: AsRef<str> + ?Sized> From<&T> for Id {
+    fn from(s: &T) -> Id {
+        Id::lossy(s.as_ref())
     }
 }
 
@@ -198,14 +207,16 @@ mod tests {
         assert_eq!(back, id);
         assert!(Id::new(&"x".repeat(Id::MAX_LEN + 1)).is_err());
         assert!(serde_json::from_str::<Id>(&format!("\"{}\"", "x".repeat(40))).is_err());
-        assert_eq!(
-            Id::lossy(&"é".repeat(20)).len(),
-            30,
-            "cut on a character boundary"
-        );
+        let cut = Id::lossy(&"é".repeat(20));
+        assert_eq!(cut.len(), 31, "cut on a character boundary");
+        assert!(cut.ends_with('…'));
+        let long = format!("{}x", "a".repeat(Id::MAX_LEN));
+        assert_ne!(Id::lossy(&long), Id::new(&"a".repeat(Id::MAX_LEN)).unwrap());
         let a = Id::new("a").unwrap();
         let b = Id::new("b").unwrap();
         assert!(a < b);
         assert_eq!(std::mem::size_of::<Id>(), 32);
+        let map: std::collections::HashMap<Id, u32> = [(a, 1)].into_iter().collect();
+        assert_eq!(map.get("a"), Some(&1), "looked up by its string");
     }
 }

@@ -6,6 +6,7 @@ use crate::action::Action;
 use crate::content::Content;
 use crate::game::Game;
 use crate::geom::Pos;
+use crate::id::Id;
 use crate::movement::reachable;
 use crate::rules::Rules;
 use crate::state::{ActionKind, Side};
@@ -35,32 +36,22 @@ impl Game {
     fn actors(&self, side: Side) -> Vec<Actor> {
         let st = &self.state;
         let mut out: Vec<Actor> = Vec::new();
-        let active = st.active.as_deref();
+        let active = st.active;
         let units = st.units.iter().filter(|u| {
-            u.side == side
-                && u.alive()
-                && !u.extracted
-                && (!u.activated || active == Some(u.id.as_str()))
+            u.side == side && u.alive() && !u.extracted && (!u.activated || active == Some(u.id))
         });
         for u in units {
-            let models = u
-                .models
-                .iter()
-                .map(|m| (m.id.clone(), m.pos, m.kind.clone()))
-                .collect();
-            out.push(Actor::Unit {
-                id: u.id.clone(),
-                models,
-            });
+            let models = u.models.iter().map(|m| (m.id, m.pos, m.kind)).collect();
+            out.push(Actor::Unit { id: u.id, models });
         }
         if side == Side::Overmind {
             for b in st
                 .blips
                 .iter()
-                .filter(|b| !b.activated || active == Some(b.id.as_str()))
+                .filter(|b| !b.activated || active == Some(b.id))
             {
                 out.push(Actor::Blip {
-                    id: b.id.clone(),
+                    id: b.id,
                     at: b.pos,
                 });
             }
@@ -92,7 +83,9 @@ impl Game {
                         .collect();
                     self.moves(content, id, kind, &squares, out);
                 }
-                let flip = Action::Flip { unit: id.clone() };
+                let flip = Action::Flip {
+                    unit: Id::from(&id),
+                };
                 if self.accepts(content, &flip) {
                     out.push(flip);
                 }
@@ -100,10 +93,16 @@ impl Game {
             Actor::Unit { id, models } => {
                 let single = models.len() == 1;
                 for (model, at, kind_id) in models {
-                    let name = if single { id.clone() } else { model.clone() };
+                    let name = if single { *id } else { Id::from(model) };
                     let movement = match side {
-                        Side::Heroes => content.heroes.get(kind_id).map_or(0, |p| p.movement),
-                        Side::Overmind => content.aliens.get(kind_id).map_or(0, |t| t.movement),
+                        Side::Heroes => content
+                            .heroes
+                            .get(kind_id.as_str())
+                            .map_or(0, |p| p.movement),
+                        Side::Overmind => content
+                            .aliens
+                            .get(kind_id.as_str())
+                            .map_or(0, |t| t.movement),
                     };
                     let status = st
                         .find_model(model)
@@ -126,22 +125,22 @@ impl Game {
                         self.moves(content, &name, kind, &squares, out);
                     }
                 }
-                let targets: Vec<String> = st
+                let targets: Vec<Id> = st
                     .units
                     .iter()
                     .filter(|u| u.side != side)
-                    .flat_map(|u| u.models.iter().map(|m| m.id.clone()))
-                    .chain(st.blips.iter().map(|b| b.id.clone()))
+                    .flat_map(|u| u.models.iter().map(|m| m.id))
+                    .chain(st.blips.iter().map(|b| b.id))
                     .collect();
                 for t in &targets {
                     for a in [
                         Action::Shoot {
-                            unit: id.clone(),
-                            target: t.clone(),
+                            unit: Id::from(&id),
+                            target: Id::from(&t),
                         },
                         Action::Melee {
-                            unit: id.clone(),
-                            target: t.clone(),
+                            unit: Id::from(&id),
+                            target: Id::from(&t),
                         },
                     ] {
                         if self.accepts(content, &a) {
@@ -150,8 +149,12 @@ impl Game {
                     }
                 }
                 for a in [
-                    Action::Overwatch { unit: id.clone() },
-                    Action::Interact { unit: id.clone() },
+                    Action::Overwatch {
+                        unit: Id::from(&id),
+                    },
+                    Action::Interact {
+                        unit: Id::from(&id),
+                    },
                 ] {
                     if self.accepts(content, &a) {
                         out.push(a);
@@ -175,12 +178,12 @@ impl Game {
         squares.sort_by_key(|p| (p.y, p.x));
         let make = |to: Pos| match kind {
             ActionKind::Sprint => Action::Sprint {
-                unit: name.to_string(),
+                unit: Id::from(name),
                 to,
                 via: Vec::new(),
             },
             _ => Action::Move {
-                unit: name.to_string(),
+                unit: Id::from(name),
                 to,
                 via: Vec::new(),
             },
@@ -197,20 +200,14 @@ impl Game {
 
 /// Something of the side to move that may act.
 enum Actor {
-    Unit {
-        id: String,
-        models: Vec<(String, Pos, String)>,
-    },
-    Blip {
-        id: String,
-        at: Pos,
-    },
+    Unit { id: Id, models: Vec<(Id, Pos, Id)> },
+    Blip { id: Id, at: Pos },
 }
 
 impl Actor {
-    fn id(&self) -> &str {
+    fn id(&self) -> Id {
         match self {
-            Actor::Unit { id, .. } | Actor::Blip { id, .. } => id,
+            Actor::Unit { id, .. } | Actor::Blip { id, .. } => *id,
         }
     }
 }

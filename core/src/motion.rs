@@ -6,14 +6,15 @@ use crate::decision::{Choice, DecisionKind};
 use crate::engine::Engine;
 use crate::event::{AttackKind, Event};
 use crate::geom::Pos;
+use crate::id::Id;
 use crate::movement::{adjacent, can_step, shortest_path, shortest_paths, MAX_PATH_OPTIONS};
 use crate::state::Side;
 
 /// What is moving.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Mover {
-    Model(String),
-    Blip(String),
+    Model(Id),
+    Blip(Id),
 }
 
 impl Mover {
@@ -106,7 +107,7 @@ impl Engine<'_> {
         let mut segment = vec![start];
         let mut taken = 0u32;
         let side = self.mover_side(mover);
-        let mut free_attackers: Vec<String> = Vec::new();
+        let mut free_attackers: Vec<Id> = Vec::new();
         while let Some(mut next) = queue.pop_front() {
             if self.st.is_over() {
                 break;
@@ -130,7 +131,7 @@ impl Engine<'_> {
                     _ => {
                         self.flush(mover, &mut segment, forced);
                         self.emit(Event::MoveStopped {
-                            unit: mover.id().to_string(),
+                            unit: Id::from(mover.id()),
                             at: cur,
                             reason: format!("the way to {dest} is blocked"),
                         });
@@ -145,10 +146,10 @@ impl Engine<'_> {
                     if !leaving.is_empty() {
                         self.flush(mover, &mut segment, forced);
                         for u in leaving {
-                            free_attackers.push(u.clone());
+                            free_attackers.push(u);
                             let _ = self.attack(
                                 &u,
-                                Target::Model(id.clone()),
+                                Target::Model(Id::from(&id)),
                                 AttackKind::FreeAttack,
                                 0,
                             );
@@ -189,7 +190,7 @@ impl Engine<'_> {
             let path = std::mem::take(segment);
             let last = path[path.len() - 1];
             self.emit(Event::Moved {
-                unit: mover.id().to_string(),
+                unit: Id::from(mover.id()),
                 path,
                 forced,
             });
@@ -201,7 +202,7 @@ impl Engine<'_> {
     }
 
     /// Enemy units with a model adjacent to `from` that able to fight, none adjacent to `to`.
-    fn free_attack_units(&self, side: Side, from: Pos, to: Pos, done: &[String]) -> Vec<String> {
+    fn free_attack_units(&self, side: Side, from: Pos, to: Pos, done: &[Id]) -> Vec<Id> {
         let map = &self.st.map;
         self.st
             .units
@@ -214,18 +215,18 @@ impl Engine<'_> {
                 let near_to = u.models.iter().any(|m| adjacent(map, m.pos, to));
                 near_from && !near_to
             })
-            .map(|u| u.id.clone())
+            .map(|u| u.id)
             .collect()
     }
 
     /// Fire every enemy Overwatch whose shooters now see the mover within long range.
     fn overwatch_check(&mut self, mover: &Mover, side: Side, at: Pos, segment: &mut Vec<Pos>) {
-        let watchers: Vec<String> = self
+        let watchers: Vec<Id> = self
             .st
             .units
             .iter()
             .filter(|u| u.side != side && u.overwatch.is_some())
-            .map(|u| u.id.clone())
+            .map(|u| u.id)
             .collect();
         for w in watchers {
             if self.mover_pos(mover).is_none() || self.st.is_over() {
@@ -248,8 +249,8 @@ impl Engine<'_> {
                 0
             };
             let target = match mover {
-                Mover::Model(id) => Target::Model(id.clone()),
-                Mover::Blip(id) => Target::Blip(id.clone()),
+                Mover::Model(id) => Target::Model(Id::from(&id)),
+                Mover::Blip(id) => Target::Blip(Id::from(&id)),
             };
             let _ = self.attack(&w, target, AttackKind::Overwatch, penalty);
         }

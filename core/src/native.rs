@@ -31,10 +31,7 @@ fn pick(ctx: &mut BehaviourCtx<'_, '_>, prompt: &str, options: &[ModelInfo]) -> 
     if options.is_empty() {
         return None;
     }
-    let i = ctx.choose(
-        prompt,
-        options.iter().map(|m| Choice::Id(m.id.clone())).collect(),
-    );
+    let i = ctx.choose(prompt, options.iter().map(|m| Choice::Id(m.id)).collect());
     options.get(i).cloned()
 }
 
@@ -64,7 +61,7 @@ impl Behaviour for Protect {
         "PROTECT".into()
     }
     fn perform(&self, ctx: &mut BehaviourCtx<'_, '_>) -> Result<(), BehaviourError> {
-        let me = ctx.unit().to_string();
+        let me = ctx.unit();
         let others: Vec<ModelInfo> = ctx
             .all_models()
             .into_iter()
@@ -94,7 +91,7 @@ impl Behaviour for Rush {
         Some(5)
     }
     fn perform(&self, ctx: &mut BehaviourCtx<'_, '_>) -> Result<(), BehaviourError> {
-        let me = ctx.unit().to_string();
+        let me = ctx.unit();
         let visible = ctx.visible_heroes(&me);
         let Some(hero) = ctx.closest(&me, &visible) else {
             ctx.log("no visible Hero to rush");
@@ -129,7 +126,7 @@ impl Behaviour for TakeCover {
         Some(5)
     }
     fn perform(&self, ctx: &mut BehaviourCtx<'_, '_>) -> Result<(), BehaviourError> {
-        let me = ctx.unit().to_string();
+        let me = ctx.unit();
         let steps = ctx.rules().take_cover_steps;
         // Model by model: every Green Square or Building square it can reach within `steps`
         // (nearest first), or staying; the Overmind picks.
@@ -164,7 +161,7 @@ impl Behaviour for TerrifyingPresence {
         "TERRIFYING PRESENCE".into()
     }
     fn perform(&self, ctx: &mut BehaviourCtx<'_, '_>) -> Result<(), BehaviourError> {
-        let me = ctx.unit().to_string();
+        let me = ctx.unit();
         for h in ctx.heroes_seeing(&me) {
             ctx.fear(&h.id)?;
         }

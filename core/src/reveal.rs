@@ -5,13 +5,14 @@ use crate::decision::{Choice, DecisionKind};
 use crate::engine::Engine;
 use crate::event::{Event, PlacedModel, RevealCause};
 use crate::geom::{Dir, Pos};
+use crate::id::Id;
 use crate::movement::adjacent;
 use crate::rules::RevealTrigger;
 use crate::state::{Contents, Model, Side, Status, Unit};
 
 impl Engine<'_> {
     /// Face-down Blips now in the Line of Sight of some Hero model, in id order.
-    pub fn visible_blips(&mut self) -> Vec<String> {
+    pub fn visible_blips(&mut self) -> Vec<Id> {
         self.st.blips_in_sight()
     }
 
@@ -27,13 +28,13 @@ impl Engine<'_> {
             .iter()
             .filter(|u| u.side == Side::Heroes)
             .flat_map(|u| u.models.iter())
-            .map(|m| (m.pos, *mover == crate::motion::Mover::Model(m.id.clone())))
+            .map(|m| (m.pos, *mover == crate::motion::Mover::Model(m.id)))
             .collect();
         let blips: Vec<(Pos, bool)> = self
             .st
             .blips
             .iter()
-            .map(|b| (b.pos, *mover == crate::motion::Mover::Blip(b.id.clone())))
+            .map(|b| (b.pos, *mover == crate::motion::Mover::Blip(b.id)))
             .collect();
         for &(b, b_moved) in &blips {
             for &(h, h_moved) in &heroes {
@@ -63,14 +64,14 @@ impl Engine<'_> {
                 Side::Heroes => RevealCause::Hero,
                 Side::Overmind => RevealCause::Overmind,
             };
-            let mut triggered: Vec<String> = Vec::new();
+            let mut triggered: Vec<Id> = Vec::new();
             while !seen.is_empty() {
                 let i = if seen.len() > 1 {
                     self.ask(
                         Side::Overmind,
                         DecisionKind::RevealOrder,
                         "Several Blips are revealed at once: which resolves first?".into(),
-                        seen.iter().map(|s| Choice::Id(s.clone())).collect(),
+                        seen.iter().map(|s| Choice::Id(Id::from(s))).collect(),
                     )
                 } else {
                     0
@@ -100,12 +101,7 @@ impl Engine<'_> {
     /// Flip a Blip: remove a Decoy, or place the unit's models. Returns the new unit's id and
     /// whether it triggers an Alien Behaviour; the caller performs it (after damage, for a
     /// damage-triggered reveal).
-    pub fn reveal(
-        &mut self,
-        blip_id: &str,
-        cause: RevealCause,
-        by: Side,
-    ) -> Option<(String, bool)> {
+    pub fn reveal(&mut self, blip_id: &str, cause: RevealCause, by: Side) -> Option<(Id, bool)> {
         let idx = self.st.blips.iter().position(|b| b.id == blip_id)?;
         let blip = self.st.blips.remove(idx);
         self.st.moved();
@@ -113,7 +109,7 @@ impl Engine<'_> {
         let (type_id, size, leader) = match contents {
             Contents::Decoy => {
                 self.emit(Event::BlipRevealed {
-                    blip: blip.id.clone(),
+                    blip: blip.id,
                     at: blip.pos,
                     cause,
                     by,
@@ -123,7 +119,7 @@ impl Engine<'_> {
                     decoy: Some(true),
                 });
                 self.emit(Event::DecoyRemoved {
-                    blip: blip.id.clone(),
+                    blip: blip.id,
                     at: blip.pos,
                 });
                 return None;
@@ -134,12 +130,12 @@ impl Engine<'_> {
                 leader,
             } => (type_id, size, leader),
         };
-        let mut kinds: Vec<String> = Vec::new();
+        let mut kinds: Vec<Id> = Vec::new();
         if let Some(l) = leader {
             kinds.push(l);
         }
-        kinds.extend(std::iter::repeat_n(type_id.clone(), size.max(1) as usize));
-        let unit_id = blip.id.clone();
+        kinds.extend(std::iter::repeat_n(type_id, size.max(1) as usize));
+        let unit_id = blip.id;
         let mut placed: Vec<PlacedModel> = Vec::new();
         let mut models: Vec<Model> = Vec::new();
         let mut lost = 0;
@@ -159,16 +155,20 @@ impl Engine<'_> {
                 lost += 1;
                 continue;
             };
-            let max_health = self.content.aliens.get(kind).map_or(1, |t| t.health.max(1));
+            let max_health = self
+                .content
+                .aliens
+                .get(kind.as_str())
+                .map_or(1, |t| t.health.max(1));
             let id = format!("{unit_id}.{}", models.len() + 1);
             placed.push(PlacedModel {
-                id: id.clone(),
+                id: Id::from(&id),
                 at,
-                type_id: kind.clone(),
+                type_id: Id::from(&kind),
             });
             models.push(Model {
-                id,
-                kind: kind.clone(),
+                id: Id::from(id),
+                kind: Id::from(&kind),
                 pos: at,
                 health: max_health,
                 max_health,
@@ -176,44 +176,44 @@ impl Engine<'_> {
             });
         }
         let unit = Unit {
-            id: unit_id.clone(),
+            id: unit_id,
             side: Side::Overmind,
             models,
             activated: blip.activated,
             used: blip.used.clone(),
             overwatch: None,
             xp: 0,
-            from_blip: Some(blip.id.clone()),
+            from_blip: Some(blip.id),
             extracted: false,
         };
         // A Blip revealed during its own activation ends the action it was taking: its move
         // stops where it was revealed, and the unit has only the activation's actions left.
         if self.st.active.as_deref() == Some(unit_id.as_str()) {
             for m in &unit.models {
-                self.st.moved_this_action.push(m.id.clone());
+                self.st.moved_this_action.push(m.id);
             }
         }
         self.st.units.push(unit);
         self.st.moved();
         let (triggers, why) = self.reveal_triggers(&unit_id, by);
         self.emit(Event::BlipRevealed {
-            blip: blip.id.clone(),
+            blip: blip.id,
             at: blip.pos,
             cause,
             by,
             triggers_behaviour: triggers,
             why,
-            type_id: Some(type_id.clone()),
+            type_id: Some(type_id),
             decoy: Some(false),
         });
         self.emit(Event::ModelsPlaced {
-            unit: unit_id.clone(),
+            unit: unit_id,
             type_id,
             models: placed,
         });
         if lost > 0 {
             self.emit(Event::ModelLost {
-                unit: unit_id.clone(),
+                unit: unit_id,
                 reason: format!("{lost} model(s) had no free square to be placed on"),
             });
         }

@@ -2,6 +2,7 @@
 
 use crate::content::Content;
 use crate::geom::Pos;
+use crate::id::Id;
 use crate::los::LineOfSight;
 use crate::map::{Map, Obstacles};
 use crate::rules::Rules;
@@ -133,12 +134,12 @@ impl Setup {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let map = &self.map;
         let mut taken: Vec<(Pos, String)> = Vec::new();
-        let mut ids: Vec<String> = Vec::new();
+        let mut ids: Vec<Id> = Vec::new();
         let mut place = |what: &'static str, id: &str, at: Pos, errors: &mut Vec<SetupError>| {
             if ids.iter().any(|i| i == id) {
                 errors.push(unit_err(what, id, "this id is used twice"));
             }
-            ids.push(id.to_string());
+            ids.push(Id::from(id));
             if !map.in_bounds(at) {
                 errors.push(unit_err(
                     what,
@@ -203,9 +204,9 @@ impl Setup {
             }
             for _ in 0..p.count {
                 tokens.push(Contents::Unit {
-                    type_id: p.type_id.clone(),
+                    type_id: Id::from(&p.type_id),
                     size: p.size,
-                    leader: p.leader.clone(),
+                    leader: p.leader.clone().map(Id::from),
                 });
             }
         }
@@ -240,7 +241,7 @@ impl Setup {
                 leader,
             }) = &b.contents
             {
-                match content.aliens.get(type_id) {
+                match content.aliens.get(type_id.as_str()) {
                     None => errors.push(unit_err(
                         "blip",
                         &b.id,
@@ -254,7 +255,7 @@ impl Setup {
                     _ => {}
                 }
                 if let Some(l) = leader {
-                    if !content.aliens.contains_key(l) {
+                    if !content.aliens.contains_key(l.as_str()) {
                         errors.push(unit_err(
                             "blip",
                             &b.id,
@@ -282,11 +283,11 @@ impl Setup {
                 .get(&h.profile)
                 .map_or(1, |p| p.health.max(1));
             st.units.push(Unit {
-                id: h.id.clone(),
+                id: Id::from(&h.id),
                 side: Side::Heroes,
                 models: vec![Model {
-                    id: h.id.clone(),
-                    kind: h.profile.clone(),
+                    id: Id::from(&h.id),
+                    kind: Id::from(&h.profile),
                     pos: h.at,
                     health,
                     max_health: health,
@@ -306,7 +307,7 @@ impl Setup {
                 None => drawn.next().unwrap_or(Contents::Decoy),
             };
             st.blips.push(Blip {
-                id: b.id.clone(),
+                id: Id::from(&b.id),
                 pos: b.at,
                 contents: Some(contents),
                 activated: false,

@@ -1,6 +1,7 @@
 //! The game as plain data: units, Blips, round and phase, the RNG (docs/RULES.md §1, §5).
 
 use crate::geom::Pos;
+use crate::id::Id;
 use crate::los::LineOfSight;
 use crate::map::{Map, Obstacles};
 use crate::rules::Rules;
@@ -73,7 +74,7 @@ pub struct Status {
     pub stunned: bool,
     /// Shaken by this unit: may not attack it this round.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub shaken_by: Option<String>,
+    pub shaken_by: Option<Id>,
 }
 
 fn is_false(b: &bool) -> bool {
@@ -90,9 +91,9 @@ impl Status {
 /// One figure on the map.
 #[derive(Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Model {
-    pub id: String,
+    pub id: Id,
     /// Hero profile id or Alien Type id.
-    pub kind: String,
+    pub kind: Id,
     pub pos: Pos,
     pub health: u32,
     pub max_health: u32,
@@ -111,7 +112,7 @@ pub enum Overwatch {
 /// A Hero (one model) or an Alien Unit (one or more models).
 #[derive(Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Unit {
-    pub id: String,
+    pub id: Id,
     pub side: Side,
     pub models: Vec<Model>,
     pub activated: bool,
@@ -125,7 +126,7 @@ pub struct Unit {
     pub xp: u32,
     /// The Blip this unit came from (Alien Units).
     #[serde(default)]
-    pub from_blip: Option<String>,
+    pub from_blip: Option<Id>,
     /// Left the map by an extraction point.
     #[serde(default)]
     pub extracted: bool,
@@ -156,17 +157,17 @@ pub enum Contents {
     Decoy,
     Unit {
         #[serde(rename = "type")]
-        type_id: String,
+        type_id: Id,
         size: u32,
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        leader: Option<String>,
+        leader: Option<Id>,
     },
 }
 
 /// A face-down Blip Token on the map.
 #[derive(Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Blip {
-    pub id: String,
+    pub id: Id,
     pub pos: Pos,
     /// `None` only in the Heroes' view.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -222,7 +223,7 @@ pub struct GameState {
     pub max_rounds: u32,
     pub phase: Phase,
     /// The unit or Blip now activating, if any.
-    pub active: Option<String>,
+    pub active: Option<Id>,
     pub objective: Objective,
     /// Objective squares activated so far (for `interact`).
     #[serde(default)]
@@ -231,7 +232,7 @@ pub struct GameState {
     pub rng: ChaCha8Rng,
     /// Models that have moved in the current Move or Sprint action of the active unit.
     #[serde(default)]
-    pub moved_this_action: Vec<String>,
+    pub moved_this_action: Vec<Id>,
     /// Counter for fresh model ids.
     #[serde(default)]
     pub next_id: u32,
@@ -415,7 +416,7 @@ impl GameState {
     /// and no square inside their bounding box has stopped being an obstacle since, the pair
     /// still cannot see (every sight line stays inside the box, the two squares never block,
     /// and adding obstacles never creates sight).
-    pub(crate) fn blips_in_sight(&mut self) -> Vec<String> {
+    pub(crate) fn blips_in_sight(&mut self) -> Vec<Id> {
         self.obstacles();
         let rule = self.rules.los;
         let Some(obstacles) = self.obstacles.as_ref() else {
@@ -463,7 +464,7 @@ impl GameState {
                 !covered && rule.visible(map, obstacles, h, bp)
             });
             if seen {
-                out.push(blip.id.clone());
+                out.push(blip.id);
             }
         }
         if out.is_empty() {
@@ -520,9 +521,9 @@ impl GameState {
     }
 
     /// A fresh id with a prefix, deterministic.
-    pub fn fresh_id(&mut self, prefix: &str) -> String {
+    pub fn fresh_id(&mut self, prefix: &str) -> Id {
         self.next_id += 1;
-        format!("{prefix}{}", self.next_id)
+        Id::from(&format!("{prefix}{}", self.next_id))
     }
 }
 
@@ -547,7 +548,7 @@ impl Clone for Status {
         Status {
             knocked_down: *knocked_down,
             stunned: *stunned,
-            shaken_by: shaken_by.clone(),
+            shaken_by: *shaken_by,
         }
     }
 
@@ -574,8 +575,8 @@ impl Clone for Model {
             status,
         } = self;
         Model {
-            id: id.clone(),
-            kind: kind.clone(),
+            id: *id,
+            kind: *kind,
             pos: *pos,
             health: *health,
             max_health: *max_health,
@@ -615,14 +616,14 @@ impl Clone for Unit {
             extracted,
         } = self;
         Unit {
-            id: id.clone(),
+            id: *id,
             side: *side,
             models: models.clone(),
             activated: *activated,
             used: used.clone(),
             overwatch: *overwatch,
             xp: *xp,
-            from_blip: from_blip.clone(),
+            from_blip: *from_blip,
             extracted: *extracted,
         }
     }
@@ -660,9 +661,9 @@ impl Clone for Contents {
                 size,
                 leader,
             } => Contents::Unit {
-                type_id: type_id.clone(),
+                type_id: *type_id,
                 size: *size,
-                leader: leader.clone(),
+                leader: *leader,
             },
         }
     }
@@ -700,7 +701,7 @@ impl Clone for Blip {
             used,
         } = self;
         Blip {
-            id: id.clone(),
+            id: *id,
             pos: *pos,
             contents: contents.clone(),
             activated: *activated,
@@ -753,7 +754,7 @@ impl Clone for GameState {
             round: *round,
             max_rounds: *max_rounds,
             phase: *phase,
-            active: active.clone(),
+            active: *active,
             objective: objective.clone(),
             activated_objectives: activated_objectives.clone(),
             outcome: outcome.clone(),

@@ -9,6 +9,7 @@ use crate::action::{refuse, Action, ActionError};
 use crate::content::Content;
 use crate::game::Game;
 use crate::geom::Pos;
+use crate::id::Id;
 use crate::los::LineOfSight;
 use crate::map::Obstacles;
 use crate::movement::{adjacent, shortest_path};
@@ -44,10 +45,10 @@ pub(crate) enum Actor<'s> {
 }
 
 impl<'s> Actor<'s> {
-    pub(crate) fn id(&self) -> &'s str {
+    pub(crate) fn id(&self) -> Id {
         match self {
-            Actor::Blip(b) => b,
-            Actor::Unit { unit, .. } => &unit.id,
+            Actor::Blip(b) => Id::from(*b),
+            Actor::Unit { unit, .. } => unit.id,
         }
     }
 }
@@ -55,16 +56,22 @@ impl<'s> Actor<'s> {
 /// The Shoot profile of a model of `side` (its current one: content may have been reloaded).
 pub(crate) fn shoot_of(content: &Content, side: Side, m: &Model) -> Option<Shoot> {
     match side {
-        Side::Heroes => content.heroes.get(&m.kind).and_then(|p| p.shoot),
-        Side::Overmind => content.aliens.get(&m.kind).and_then(|t| t.shoot),
+        Side::Heroes => content.heroes.get(m.kind.as_str()).and_then(|p| p.shoot),
+        Side::Overmind => content.aliens.get(m.kind.as_str()).and_then(|t| t.shoot),
     }
 }
 
 /// A model's Movement stat.
 pub(crate) fn movement_of(content: &Content, side: Side, m: &Model) -> u32 {
     match side {
-        Side::Heroes => content.heroes.get(&m.kind).map_or(0, |p| p.movement),
-        Side::Overmind => content.aliens.get(&m.kind).map_or(0, |t| t.movement),
+        Side::Heroes => content
+            .heroes
+            .get(m.kind.as_str())
+            .map_or(0, |p| p.movement),
+        Side::Overmind => content
+            .aliens
+            .get(m.kind.as_str())
+            .map_or(0, |t| t.movement),
     }
 }
 
@@ -76,14 +83,14 @@ pub(crate) fn fighters(
     unit: &Unit,
     at: Pos,
     target_unit: Option<&str>,
-) -> Vec<String> {
+) -> Vec<Id> {
     unit.models
         .iter()
         .filter(|m| adjacent(&st.map, m.pos, at))
         .filter(|m| !m.status.knocked_down && !m.status.stunned)
         .filter(|m| target_unit.is_none() || m.status.shaken_by.as_deref() != target_unit)
         .filter(|m| st.rules.los.visible(&st.map, o, m.pos, at))
-        .map(|m| m.id.clone())
+        .map(|m| m.id)
         .collect()
 }
 
@@ -95,7 +102,7 @@ pub(crate) fn shooters(
     o: &Obstacles,
     unit: &Unit,
     at: Pos,
-) -> Vec<String> {
+) -> Vec<Id> {
     unit.models
         .iter()
         .filter(|m| !m.status.knocked_down && !m.status.stunned)
@@ -104,7 +111,7 @@ pub(crate) fn shooters(
             shoot_of(content, unit.side, m).is_some_and(|s| m.pos.distance(at) <= s.max_range())
         })
         .filter(|m| st.rules.los.visible(&st.map, o, m.pos, at))
-        .map(|m| m.id.clone())
+        .map(|m| m.id)
         .collect()
 }
 
@@ -306,13 +313,13 @@ pub(crate) fn validate(
     };
     let actor = actor_of(st, name, side)?;
     if !continues_move(st, &actor, kind) {
-        check_start(st, actor.id(), kind)?;
+        check_start(st, &actor.id(), kind)?;
     }
     let o = st.cached_obstacles();
     let o: &Obstacles = &o;
     match (&actor, action) {
         (Actor::Blip(_), Action::Move { to, via, .. } | Action::Sprint { to, via, .. }) => {
-            let Some(b) = st.blip(actor.id()) else {
+            let Some(b) = st.blip(&actor.id()) else {
                 return refuse("nothing to move");
             };
             let steps = if kind == ActionKind::Move {
@@ -396,18 +403,18 @@ pub(crate) fn validate(
 pub(crate) fn target_of<'s>(
     st: &'s GameState,
     target: &str,
-) -> Result<(Pos, Option<&'s Unit>, String), ActionError> {
+) -> Result<(Pos, Option<&'s Unit>, Id), ActionError> {
     if let Some(b) = st.blip(target) {
-        return Ok((b.pos, None, b.id.clone()));
+        return Ok((b.pos, None, b.id));
     }
     if let Some((u, m)) = st.find_model(target) {
-        return Ok((m.pos, Some(u), m.id.clone()));
+        return Ok((m.pos, Some(u), m.id));
     }
     match st
         .unit(target)
         .and_then(|u| u.models.first().map(|m| (u, m)))
     {
-        Some((u, m)) => Ok((m.pos, Some(u), m.id.clone())),
+        Some((u, m)) => Ok((m.pos, Some(u), m.id)),
         None => refuse(format!("no target named {target}")),
     }
 }

@@ -16,6 +16,7 @@ mod reference {
     use overmind_core::map::Obstacles;
     use overmind_core::movement::{adjacent, reachable, towards, Goal};
     use overmind_core::state::{ActionKind, Blip, GameState, Objective, Side, Unit};
+    use overmind_core::Id;
     use overmind_core::View;
 
     /// Answers decisions sensibly: placements and destinations close to the enemy, the rest first.
@@ -141,7 +142,7 @@ mod reference {
         content: &Content,
         u: &Unit,
         o: &Obstacles,
-        targets: &[(String, Pos)],
+        targets: &[(Id, Pos)],
     ) -> Option<Action> {
         if u.models
             .iter()
@@ -173,13 +174,13 @@ mod reference {
                 {
                     return Some(Action::Melee {
                         unit: u.id.clone(),
-                        target: id.clone(),
+                        target: Id::from(&id),
                     });
                 }
             }
         }
         if shoot_ok {
-            let mut best: Option<(u32, String)> = None;
+            let mut best: Option<(u32, Id)> = None;
             for model in &u.models {
                 let Some(r) = shoot_range(&model.kind) else {
                     continue;
@@ -198,7 +199,7 @@ mod reference {
             if let Some((_, id)) = best {
                 return Some(Action::Shoot {
                     unit: u.id.clone(),
-                    target: id,
+                    target: Id::from(id),
                 });
             }
         }
@@ -289,7 +290,7 @@ mod reference {
             if interact_here && !u.used.contains(&ActionKind::Interact) {
                 return Some(Action::Interact { unit: u.id.clone() });
             }
-            let enemies: Vec<(String, Pos)> = state
+            let enemies: Vec<(Id, Pos)> = state
                 .units
                 .iter()
                 .filter(|e| e.side == Side::Overmind)
@@ -299,7 +300,10 @@ mod reference {
             if let Some(a) = attack_action(state, content, u, &o, &enemies) {
                 return Some(a);
             }
-            let movement = content.heroes.get(&m.kind).map_or(4, |p| p.movement);
+            let movement = content
+                .heroes
+                .get(m.kind.as_str())
+                .map_or(4, |p| p.movement);
             if !u.used.contains(&ActionKind::Move) && !m.status.knocked_down {
                 let hurt = m.health * 3 <= m.max_health;
                 let dest = if hurt && !enemies.is_empty() && goal_squares.is_empty() {
@@ -345,7 +349,7 @@ mod reference {
             }
             let can_shoot = content
                 .heroes
-                .get(&m.kind)
+                .get(m.kind.as_str())
                 .is_some_and(|p| p.shoot.is_some());
             (!u.used.contains(&ActionKind::Overwatch) && can_shoot)
                 .then(|| Action::Overwatch { unit: u.id.clone() })
@@ -356,7 +360,7 @@ mod reference {
         fn next_action(&mut self, view: View<'_>, content: &Content) -> Action {
             let state = view.state();
             let o = state.compute_obstacles();
-            let heroes: Vec<(String, Pos)> =
+            let heroes: Vec<(Id, Pos)> =
                 state.hero_models().map(|m| (m.id.clone(), m.pos)).collect();
             if heroes.is_empty() {
                 return Action::End;
@@ -387,7 +391,7 @@ mod reference {
     fn blip_plan(
         state: &GameState,
         o: &Obstacles,
-        heroes: &[(String, Pos)],
+        heroes: &[(Id, Pos)],
         b: &Blip,
     ) -> Option<Action> {
         if !b.used.is_empty() {
@@ -430,7 +434,7 @@ mod reference {
         state: &GameState,
         content: &Content,
         o: &Obstacles,
-        heroes: &[(String, Pos)],
+        heroes: &[(Id, Pos)],
         u: &Unit,
     ) -> Option<Action> {
         if u.used.len() >= 2 {
@@ -454,7 +458,10 @@ mod reference {
                     via: Vec::new(),
                 });
             }
-            let mv = content.aliens.get(&m.kind).map_or(4, |t| t.movement);
+            let mv = content
+                .aliens
+                .get(m.kind.as_str())
+                .map_or(4, |t| t.movement);
             let goal = Goal::AdjacentTo(heroes.iter().map(|(_, p)| *p).collect());
             if let Some(to) = step_towards(state, o, m.pos, goal, mv) {
                 return Some(Action::Move {

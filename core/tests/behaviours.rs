@@ -22,7 +22,7 @@ fn scene(
     let mut st = s.start(&w.content, 5).unwrap();
     for (id, at, t, n) in blips {
         st.blips.push(Blip {
-            id: id.to_string(),
+            id: Id::from(id),
             pos: Pos::from(*at),
             contents: unit(t, *n),
             activated: false,

@@ -126,10 +126,10 @@ fn candidates(g: &Game, rng: &mut u64) -> Vec<Action> {
         (*rng >> 33) as i32
     };
     let st = &g.state;
-    let mut names: Vec<String> = st.blips.iter().map(|b| b.id.clone()).collect();
+    let mut names: Vec<String> = st.blips.iter().map(|b| b.id.to_string()).collect();
     for u in &st.units {
-        names.push(u.id.clone());
-        names.extend(u.models.iter().map(|m| m.id.clone()));
+        names.push(u.id.to_string());
+        names.extend(u.models.iter().map(|m| m.id.to_string()));
     }
     let targets = names.clone();
     let mut out = vec![Action::End];
@@ -140,22 +140,22 @@ fn candidates(g: &Game, rng: &mut u64) -> Vec<Action> {
         out.push(Action::move_to(n.clone(), to));
         out.push(Action::sprint_to(n.clone(), to));
         out.push(Action::Move {
-            unit: n.clone(),
+            unit: Id::from(&n),
             to,
             via: vec![near],
         });
         let t = targets[next().rem_euclid(targets.len() as i32) as usize].clone();
         out.push(Action::Shoot {
-            unit: n.clone(),
-            target: t.clone(),
+            unit: Id::from(&n),
+            target: Id::from(&t),
         });
         out.push(Action::Melee {
-            unit: n.clone(),
-            target: t,
+            unit: Id::from(&n),
+            target: Id::from(t),
         });
-        out.push(Action::Overwatch { unit: n.clone() });
-        out.push(Action::Interact { unit: n.clone() });
-        out.push(Action::Flip { unit: n.clone() });
+        out.push(Action::Overwatch { unit: Id::from(&n) });
+        out.push(Action::Interact { unit: Id::from(&n) });
+        out.push(Action::Flip { unit: Id::from(&n) });
     }
     out
 }

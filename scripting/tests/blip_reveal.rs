@@ -69,7 +69,7 @@ fn logs(p: &Played) -> Vec<(String, String)> {
     p.events
         .iter()
         .filter_map(|e| match e {
-            Event::Log { unit, message } => Some((unit.clone(), message.clone())),
+            Event::Log { unit, message } => Some((unit.to_string(), message.to_string())),
             _ => None,
         })
         .collect()
@@ -81,7 +81,7 @@ fn reveals(p: &Played) -> Vec<(String, RevealCause, Side)> {
         .filter_map(|e| match e {
             Event::BlipRevealed {
                 blip, cause, by, ..
-            } => Some((blip.clone(), *cause, *by)),
+            } => Some((blip.to_string(), *cause, *by)),
             _ => None,
         })
         .collect()

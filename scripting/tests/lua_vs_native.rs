@@ -33,7 +33,7 @@ fn attacks(ev: &[Event], kind: AttackKind) -> Vec<(String, u32, u32)> {
                 cv,
                 dice,
                 ..
-            } if *k == kind => Some((target.clone(), *cv, *dice)),
+            } if *k == kind => Some((target.to_string(), *cv, *dice)),
             _ => None,
         })
         .collect()
@@ -157,7 +157,9 @@ fn rush_whose_first_model_is_killed_by_overwatch_still_completes() {
         .events
         .iter()
         .filter_map(|e| match e {
-            Event::ModelKilled { model, by, .. } => Some((model.clone(), by.clone())),
+            Event::ModelKilled { model, by, .. } => {
+                Some((model.to_string(), by.map(|b| b.to_string())))
+            }
             _ => None,
         })
         .collect();
@@ -170,7 +172,7 @@ fn rush_whose_first_model_is_killed_by_overwatch_still_completes() {
         .game
         .state
         .unit("R")
-        .map(|u| u.models.iter().map(|m| m.id.clone()).collect())
+        .map(|u| u.models.iter().map(|m| m.id.to_string()).collect())
         .unwrap_or_default();
     assert_eq!(survivors.len(), 2);
     assert!(

@@ -1431,7 +1431,7 @@ mod game {
         let mut st = setup.start(&content, 5).expect("valid setup");
         for i in 0..blips {
             st.blips.push(Blip {
-                id: format!("B{i}"),
+                id: overmind_core::Id::from(&format!("B{i}")),
                 pos: Pos::new(if i == 0 { 3 } else { 6 + i as i32 }, 1),
                 contents: Some(Contents::Unit {
                     type_id: "prober".into(),

@@ -243,7 +243,7 @@ pub fn revealed(events: &[Event]) -> Vec<(String, RevealCause, bool)> {
                 cause,
                 triggers_behaviour,
                 ..
-            } => Some((blip.clone(), *cause, *triggers_behaviour)),
+            } => Some((blip.to_string(), *cause, *triggers_behaviour)),
             _ => None,
         })
         .collect()
@@ -253,7 +253,7 @@ pub fn performed(events: &[Event]) -> Vec<String> {
     events
         .iter()
         .filter_map(|e| match e {
-            Event::BehaviourPerformed { unit, .. } => Some(unit.clone()),
+            Event::BehaviourPerformed { unit, .. } => Some(unit.to_string()),
             _ => None,
         })
         .collect()
@@ -402,7 +402,7 @@ pub fn push_alien(st: &mut GameState, id: &str, kind: &str, at: &[[i32; 2]], hea
             .iter()
             .enumerate()
             .map(|(i, p)| Model {
-                id: format!("{id}.{}", i + 1),
+                id: Id::from(&format!("{id}.{}", i + 1)),
                 kind: kind.into(),
                 pos: Pos::from(*p),
                 health,

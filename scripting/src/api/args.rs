@@ -5,6 +5,7 @@ use super::blip::BlipRef;
 use super::model::ModelRef;
 use super::unit::UnitRef;
 use mlua::{AnyUserData, Either, Lua, MultiValue, Table, UserDataRef, Value, Variadic};
+use overmind_core::Id;
 use overmind_core::{BehaviourCtx, Choice, Goal, ModelInfo, Pos};
 
 /// Most steps any move may ask for (a larger number is surely a mistake).
@@ -135,10 +136,7 @@ pub(crate) fn no_more(func: &str, n: usize, rest: &Variadic<Value>) -> mlua::Res
 #[derive(Clone, Debug)]
 pub(crate) enum Target {
     /// End adjacent to these squares, or to the models of these units.
-    Adjacent {
-        squares: Vec<Pos>,
-        units: Vec<String>,
-    },
+    Adjacent { squares: Vec<Pos>, units: Vec<Id> },
     /// End on one of these squares.
     Onto(Vec<Pos>),
 }
@@ -244,7 +242,7 @@ impl Args {
         let v = self.get(i);
         match v {
             Value::UserData(ud) => match ud.borrow::<UnitRef>() {
-                Ok(u) => Ok(u.id.clone()),
+                Ok(u) => Ok(u.id.to_string()),
                 Err(_) => self.bad(name, "a Unit", v),
             },
             Value::String(s) => Ok(s.to_string_lossy()),
@@ -257,13 +255,13 @@ impl Args {
         let v = self.get(i);
         if let Value::UserData(ud) = v {
             if let Ok(m) = ud.borrow::<ModelRef>() {
-                return Ok(m.0.id.clone());
+                return Ok(m.0.id.to_string());
             }
             if let Ok(u) = ud.borrow::<UnitRef>() {
-                return Ok(u.id.clone());
+                return Ok(u.id.to_string());
             }
             if let Ok(b) = ud.borrow::<BlipRef>() {
-                return Ok(b.id.clone());
+                return Ok(b.id.to_string());
             }
         }
         if let Value::String(s) = v {
@@ -309,7 +307,7 @@ impl Args {
                     } else if let Ok(b) = ud.borrow::<BlipRef>() {
                         squares.push(b.pos);
                     } else if let Ok(u) = ud.borrow::<UnitRef>() {
-                        units.push(u.id.clone());
+                        units.push(u.id);
                     } else {
                         return self.bad(label, expected, item);
                     }
@@ -389,11 +387,11 @@ impl Args {
             let choice = match &item {
                 Value::UserData(ud) => {
                     if let Ok(m) = ud.borrow::<ModelRef>() {
-                        Choice::Id(m.0.id.clone())
+                        Choice::Id(m.0.id)
                     } else if let Ok(u) = ud.borrow::<UnitRef>() {
-                        Choice::Id(u.id.clone())
+                        Choice::Id(u.id)
                     } else if let Ok(b) = ud.borrow::<BlipRef>() {
-                        Choice::Id(b.id.clone())
+                        Choice::Id(b.id)
                     } else {
                         return self.bad(
                             &format!("{name}[{k}]"),
@@ -412,10 +410,10 @@ impl Args {
                         )
                     }
                 },
-                Value::String(s) => Choice::Id(s.to_string_lossy()),
-                Value::Integer(n) => Choice::Id(n.to_string()),
-                Value::Number(n) => Choice::Id(n.to_string()),
-                Value::Boolean(b) => Choice::Id(b.to_string()),
+                Value::String(s) => Choice::Id(Id::from(&s.to_string_lossy())),
+                Value::Integer(n) => Choice::Id(Id::from(&n.to_string())),
+                Value::Number(n) => Choice::Id(Id::from(&n.to_string())),
+                Value::Boolean(b) => Choice::Id(Id::from(&b.to_string())),
                 _ => {
                     return self.bad(
                         &format!("{name}[{k}]"),

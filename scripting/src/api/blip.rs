@@ -6,6 +6,7 @@ use super::call::with_ctx;
 use super::unit::UnitRef;
 use super::{Class, Field, FieldDoc};
 use mlua::{Lua, Value};
+use overmind_core::Id;
 use overmind_core::{AlienType, Pos};
 use std::cell::RefCell;
 use std::collections::BTreeMap;
@@ -14,7 +15,7 @@ use std::rc::Rc;
 /// A Blip handle: id, square and Movement as they were when the handle was made.
 #[derive(Clone, Debug)]
 pub(crate) struct BlipRef {
-    pub(crate) id: String,
+    pub(crate) id: Id,
     pub(crate) pos: Pos,
     pub(crate) movement: u32,
 }
@@ -33,7 +34,7 @@ struct Revealed {
 /// Reveal the Blip if it is still face down (a stat read: docs/RULES.md §7.3 cause 2), then describe
 /// the unit that came from it. A Decoy, or a Blip already gone without a unit, holds nothing.
 fn reveal(lua: &Lua, this: &BlipRef, field: &'static str) -> mlua::Result<Revealed> {
-    let id = this.id.clone();
+    let id = this.id;
     with_ctx(lua, move |_, ctx| {
         if ctx.state().blip(&id).is_some() {
             ctx.reveal_for_stat(&id)
@@ -70,7 +71,7 @@ fn type_stat(
         return Ok(Value::Nil);
     };
     let known = lua.app_data_ref::<Rc<KnownTypes>>().map(|k| Rc::clone(&k));
-    let value = known.and_then(|k| k.0.borrow().get(&kind).map(stat));
+    let value = known.and_then(|k| k.0.borrow().get(kind.as_str()).map(stat));
     Ok(value.map_or(Value::Nil, |v| Value::Integer(i64::from(v))))
 }
 
@@ -88,7 +89,7 @@ pub(crate) static BLIP: Class<BlipRef> = Class {
           revealed unit's own behaviour at once), and then answers from the revealed unit; a \
           Decoy answers `decoy = true` and nil for the rest. A Blip is an obstacle; behaviours \
           cannot attack it.",
-    key: |b| b.id.clone(),
+    key: |b| b.id.to_string(),
     singleton: None,
     fields: &[
         Field {

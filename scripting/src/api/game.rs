@@ -39,7 +39,11 @@ fn on_map(ctx: &BehaviourCtx<'_, '_>, func: &str, p: Pos) -> mlua::Result<()> {
     }
 }
 
-fn blip_handles(lua: &Lua, blips: Vec<(String, Pos)>, movement: u32) -> mlua::Result<Value> {
+fn blip_handles(
+    lua: &Lua,
+    blips: Vec<(overmind_core::Id, Pos)>,
+    movement: u32,
+) -> mlua::Result<Value> {
     let t = lua.create_table_with_capacity(blips.len(), 0)?;
     for (i, (id, pos)) in blips.into_iter().enumerate() {
         t.raw_set(

@@ -148,7 +148,7 @@ pub(crate) static MODEL: Class<ModelRef> = Class {
           returned the handle. Fields are a snapshot (but `alive`, read live): after a move, \
           `game:model(model.id)` gives a fresh one. Handles compare equal (`==`) when they name \
           the same model. Only models of the performing unit can move, and only while alive.",
-    key: |m| m.0.id.clone(),
+    key: |m| m.0.id.to_string(),
     singleton: None,
     fields: &[
         Field {
@@ -192,7 +192,7 @@ pub(crate) static MODEL: Class<ModelRef> = Class {
                       killed model raises an error saying who killed it.",
             },
             get: |lua, m| {
-                let id = m.0.id.clone();
+                let id = m.0.id;
                 Ok(Value::Boolean(with_ctx(lua, move |lua, ctx| {
                     charge(lua, model_units(ctx))?;
                     Ok(alive(ctx, &id))

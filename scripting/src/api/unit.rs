@@ -6,16 +6,17 @@ use super::call::{charge, model_units, search_units, sight_units, with_ctx};
 use super::model::{self, side_name};
 use super::{method, Class, Field, FieldDoc, FnDoc, Method, Param, Ret};
 use mlua::{Lua, MultiValue, Value};
+use overmind_core::Id;
 use overmind_core::{BehaviourCtx, Side};
 
 /// A unit handle: its id, side, type and models as they were when the handle was made.
 #[derive(Clone, Debug)]
 pub(crate) struct UnitRef {
-    pub(crate) id: String,
+    pub(crate) id: Id,
     pub(crate) side: Side,
-    pub(crate) kind: Option<String>,
+    pub(crate) kind: Option<Id>,
     /// Its model ids then, to say which were killed when it has none left.
-    pub(crate) models: Vec<String>,
+    pub(crate) models: Vec<Id>,
 }
 
 impl UnitRef {
@@ -23,10 +24,10 @@ impl UnitRef {
     pub(crate) fn of(ctx: &BehaviourCtx<'_, '_>, id: &str) -> Option<UnitRef> {
         let u = ctx.state().unit(id)?;
         Some(UnitRef {
-            id: u.id.clone(),
+            id: u.id,
             side: u.side,
-            kind: u.kind().map(str::to_string),
-            models: u.models.iter().map(|m| m.id.clone()).collect(),
+            kind: u.models.last().map(|m| m.kind),
+            models: u.models.iter().map(|m| m.id).collect(),
         })
     }
 }
@@ -88,7 +89,7 @@ fn target_there(ctx: &BehaviourCtx<'_, '_>, func: &str, target: &str) -> mlua::R
 
 fn models(lua: &Lua, this: &UnitRef, a: MultiValue) -> mlua::Result<MultiValue> {
     Args::new("models", a).at_most(0)?;
-    let id = this.id.clone();
+    let id = this.id;
     let ms = with_ctx(lua, move |lua, ctx| {
         charge(lua, model_units(ctx))?;
         Ok(ctx.models_of(&id))
@@ -98,7 +99,7 @@ fn models(lua: &Lua, this: &UnitRef, a: MultiValue) -> mlua::Result<MultiValue> 
 
 fn in_melee(lua: &Lua, this: &UnitRef, a: MultiValue) -> mlua::Result<MultiValue> {
     Args::new("in_melee", a).at_most(0)?;
-    let id = this.id.clone();
+    let id = this.id;
     let yes = with_ctx(lua, move |lua, ctx| {
         performing(ctx, "in_melee", &id)?;
         charge(lua, model_units(ctx))?;
@@ -109,7 +110,7 @@ fn in_melee(lua: &Lua, this: &UnitRef, a: MultiValue) -> mlua::Result<MultiValue
 
 fn melee_targets(lua: &Lua, this: &UnitRef, a: MultiValue) -> mlua::Result<MultiValue> {
     Args::new("melee_targets", a).at_most(0)?;
-    let id = this.id.clone();
+    let id = this.id;
     let ms = with_ctx(lua, move |lua, ctx| {
         performing(ctx, "melee_targets", &id)?;
         charge(lua, sight_units(ctx, &id))?;
@@ -120,7 +121,7 @@ fn melee_targets(lua: &Lua, this: &UnitRef, a: MultiValue) -> mlua::Result<Multi
 
 fn shoot_targets(lua: &Lua, this: &UnitRef, a: MultiValue) -> mlua::Result<MultiValue> {
     Args::new("shoot_targets", a).at_most(0)?;
-    let id = this.id.clone();
+    let id = this.id;
     let ms = with_ctx(lua, move |lua, ctx| {
         performing(ctx, "shoot_targets", &id)?;
         charge(lua, sight_units(ctx, &id))?;
@@ -212,7 +213,7 @@ pub(crate) static UNIT: Class<UnitRef> = Class {
     doc: "A Hero or an Alien Unit (one or more models). `perform` receives the performing Alien \
           Unit; only it can act (move, attack, Fear Attack) and answer the melee questions. \
           Handles compare equal (`==`) when they name the same unit.",
-    key: |u| u.id.clone(),
+    key: |u| u.id.to_string(),
     singleton: None,
     fields: &[
         Field {
@@ -232,7 +233,7 @@ pub(crate) static UNIT: Class<UnitRef> = Class {
                       killed them.",
             },
             get: |lua, u| {
-                let id = u.id.clone();
+                let id = u.id;
                 Ok(Value::Boolean(with_ctx(lua, move |_, ctx| Ok(unit_alive(ctx, &id)))?))
             },
         },

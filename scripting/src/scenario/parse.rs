@@ -7,6 +7,7 @@ use crate::problem::Problem;
 use overmind_core::dice::DieFaces;
 use overmind_core::source::LineIndex;
 use overmind_core::state::Status;
+use overmind_core::Id;
 use overmind_core::{
     BlipSetup, Contents, GameState, HeroSetup, LineOfSight, MapBuilder, Mission, Model, Objective,
     PoolEntry, Pos, Rules, Setup, SetupError, Side, Unit,
@@ -491,9 +492,9 @@ fn build(
                     None => None,
                     Some("decoy") => Some(Contents::Decoy),
                     Some(t) => Some(Contents::Unit {
-                        type_id: t.to_string(),
+                        type_id: Id::from(t),
                         size: b.size.unwrap_or(1),
-                        leader: b.leader.clone(),
+                        leader: b.leader.clone().map(Id::from),
                     }),
                 },
             })
@@ -796,8 +797,8 @@ fn units(
             .iter()
             .enumerate()
             .map(|(n, &at)| Model {
-                id: format!("{id}.{}", n + 1),
-                kind: type_id.clone(),
+                id: Id::from(&format!("{id}.{}", n + 1)),
+                kind: Id::from(&type_id),
                 pos: at,
                 health,
                 max_health,
@@ -805,7 +806,7 @@ fn units(
             })
             .collect();
         let unit = Unit {
-            id: id.clone(),
+            id: Id::from(&id),
             side: Side::Overmind,
             models,
             activated: false,

@@ -1,5 +1,6 @@
 //! The CLI's command words (`move H 3,4`, `flip B1`, `end`) read into core [`Action`]s.
 
+use overmind_core::Id;
 use overmind_core::{Action, Pos};
 
 /// The command words and what each takes, for messages.
@@ -62,9 +63,17 @@ pub fn parse_action(text: &str) -> Result<Action, (usize, String)> {
             }
             let unit = unit.to_string();
             if verb_lc == "move" {
-                Action::Move { unit, to, via }
+                Action::Move {
+                    unit: Id::from(unit),
+                    to,
+                    via,
+                }
             } else {
-                Action::Sprint { unit, to, via }
+                Action::Sprint {
+                    unit: Id::from(unit),
+                    to,
+                    via,
+                }
             }
         }
         "shoot" | "melee" => {
@@ -73,9 +82,15 @@ pub fn parse_action(text: &str) -> Result<Action, (usize, String)> {
             no_more(3)?;
             let (unit, target) = (unit.to_string(), target.to_string());
             if verb_lc == "shoot" {
-                Action::Shoot { unit, target }
+                Action::Shoot {
+                    unit: Id::from(unit),
+                    target: Id::from(target),
+                }
             } else {
-                Action::Melee { unit, target }
+                Action::Melee {
+                    unit: Id::from(unit),
+                    target: Id::from(target),
+                }
             }
         }
         "overwatch" | "interact" | "flip" => {
@@ -90,9 +105,15 @@ pub fn parse_action(text: &str) -> Result<Action, (usize, String)> {
             no_more(2)?;
             let unit = unit.to_string();
             match verb_lc.as_str() {
-                "overwatch" => Action::Overwatch { unit },
-                "interact" => Action::Interact { unit },
-                _ => Action::Flip { unit },
+                "overwatch" => Action::Overwatch {
+                    unit: Id::from(unit),
+                },
+                "interact" => Action::Interact {
+                    unit: Id::from(unit),
+                },
+                _ => Action::Flip {
+                    unit: Id::from(unit),
+                },
             }
         }
         "end" => {

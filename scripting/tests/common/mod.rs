@@ -202,13 +202,13 @@ pub fn play(scene: &Scene, content: &Content) -> Played {
             Contents::Decoy
         } else {
             Contents::Unit {
-                type_id: t.to_string(),
+                type_id: Id::from(t),
                 size: *n,
                 leader: None,
             }
         };
         st.blips.push(Blip {
-            id: id.to_string(),
+            id: Id::from(id),
             pos: Pos::from(*at),
             contents: Some(contents),
             activated: false,
@@ -218,14 +218,14 @@ pub fn play(scene: &Scene, content: &Content) -> Played {
     for (id, kind, at) in &scene.units {
         let hp = content.aliens.get(*kind).map_or(2, |t| t.health);
         st.units.push(Unit {
-            id: id.to_string(),
+            id: Id::from(id),
             side: Side::Overmind,
             models: at
                 .iter()
                 .enumerate()
                 .map(|(i, p)| Model {
-                    id: format!("{id}.{}", i + 1),
-                    kind: kind.to_string(),
+                    id: overmind_core::Id::from(&format!("{id}.{}", i + 1)),
+                    kind: Id::from(kind),
                     pos: Pos::from(*p),
                     health: hp,
                     max_health: hp,
@@ -325,7 +325,7 @@ pub fn performed(events: &[Event]) -> Vec<String> {
     events
         .iter()
         .filter_map(|e| match e {
-            Event::BehaviourPerformed { behaviour, .. } => Some(behaviour.clone()),
+            Event::BehaviourPerformed { behaviour, .. } => Some(behaviour.to_string()),
             _ => None,
         })
         .collect()
