@@ -244,7 +244,7 @@ pub struct GameState {
     /// A configuration known to have no face-down Blip in a Hero's sight (derived; see
     /// [`GameState::blips_in_sight`]).
     #[serde(skip)]
-    sight_memo: Option<SightMemo>,
+    sight_memo: Option<Arc<SightMemo>>,
 }
 
 /// Hero squares, Blip squares and obstacles for which every (Hero, Blip) pair was checked and
@@ -469,13 +469,13 @@ impl GameState {
         }
         if out.is_empty() {
             let blips: Vec<Pos> = self.blips.iter().map(|b| b.pos).collect();
-            self.sight_memo = Some(SightMemo {
+            self.sight_memo = Some(Arc::new(SightMemo {
                 map: Arc::clone(&self.map),
                 rule,
                 heroes,
                 blips,
                 obstacles: obstacles.clone(),
-            });
+            }));
         }
         out
     }
