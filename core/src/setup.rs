@@ -116,6 +116,9 @@ pub enum SetupError {
     Other(String),
 }
 
+/// Longest id of a Hero or Blip: its models' ids add `.N` and must still fit an [`Id`].
+pub const MAX_UNIT_ID: usize = Id::MAX_LEN - 4;
+
 fn unit_err(what: &'static str, id: &str, message: impl Into<String>) -> SetupError {
     SetupError::Unit {
         what,
@@ -136,6 +139,17 @@ impl Setup {
         let mut taken: Vec<(Pos, String)> = Vec::new();
         let mut ids: Vec<Id> = Vec::new();
         let mut place = |what: &'static str, id: &str, at: Pos, errors: &mut Vec<SetupError>| {
+            if id.len() > MAX_UNIT_ID {
+                errors.push(unit_err(
+                    what,
+                    id,
+                    format!(
+                        "this id is {} bytes long: expected at most {MAX_UNIT_ID} (its models' \
+                         ids add `.N`)",
+                        id.len()
+                    ),
+                ));
+            }
             if ids.iter().any(|i| i == id) {
                 errors.push(unit_err(what, id, "this id is used twice"));
             }
@@ -159,7 +173,17 @@ impl Setup {
         };
         for h in &self.heroes {
             place("hero", &h.id, h.at, &mut errors);
-            if !content.heroes.contains_key(&h.profile) {
+            if h.profile.len() > Id::MAX_LEN {
+                errors.push(unit_err(
+                    "hero",
+                    &h.id,
+                    format!(
+                        "profile id {:?}: expected at most {} bytes",
+                        h.profile,
+                        Id::MAX_LEN
+                    ),
+                ));
+            } else if !content.heroes.contains_key(&h.profile) {
                 errors.push(unit_err(
                     "hero",
                     &h.id,
@@ -196,6 +220,14 @@ impl Setup {
         // The pool: fixed tokens stay; the rest are drawn from pool entries plus Decoys.
         let mut tokens: Vec<Contents> = Vec::new();
         for p in &self.pool {
+            for id in std::iter::once(&p.type_id).chain(&p.leader) {
+                if id.len() > Id::MAX_LEN {
+                    errors.push(SetupError::Other(format!(
+                        "pool: Alien Type id {id:?}: expected at most {} bytes",
+                        Id::MAX_LEN
+                    )));
+                }
+            }
             if !content.aliens.contains_key(&p.type_id) {
                 errors.push(SetupError::Other(format!(
                     "pool: no Alien Type named {:?}",

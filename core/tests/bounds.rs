@@ -65,3 +65,41 @@ fn one_call_writes_a_bounded_log_and_a_bounded_reason() {
     let line = serde_json::to_string(&ev).unwrap();
     assert!(line.len() < 64 * 1024, "the whole call's events stay small");
 }
+
+/// Ids are `Copy` values of at most 31 bytes: a Hero or Blip id that would not leave room for
+/// its models' `.N`, or a profile id too long to be one, is a setup error naming it, never a
+/// name silently cut.
+#[test]
+fn ids_too_long_to_hold_are_setup_errors() {
+    let content = base_like();
+    let mut setup = demo_setup();
+    let long_hero = "h".repeat(overmind_core::setup::MAX_UNIT_ID + 1);
+    setup.heroes[0].id = long_hero.clone();
+    let long_blip = "b".repeat(40);
+    setup.blips[0].id = long_blip.clone();
+    let errors = setup.start(&content, 1).expect_err("ids too long");
+    let text: Vec<String> = errors.iter().map(ToString::to_string).collect();
+    assert!(
+        text.iter()
+            .any(|e| e.starts_with(&format!("hero {long_hero}: this id is 28 bytes long"))),
+        "{text:?}"
+    );
+    assert!(
+        text.iter()
+            .any(|e| e.starts_with(&format!("blip {long_blip}: this id is 40 bytes long"))),
+        "{text:?}"
+    );
+    let mut setup = demo_setup();
+    setup.heroes[0].profile = "p".repeat(32);
+    let errors = setup.start(&content, 1).expect_err("profile id too long");
+    assert!(
+        errors
+            .iter()
+            .any(|e| e.to_string().contains("expected at most 31 bytes")),
+        "{errors:?}"
+    );
+    // The longest allowed ids still play.
+    let mut setup = demo_setup();
+    setup.blips[0].id = "b".repeat(overmind_core::setup::MAX_UNIT_ID);
+    assert!(setup.start(&content, 1).is_ok());
+}

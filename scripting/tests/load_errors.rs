@@ -184,7 +184,7 @@ fn a_missing_perform_names_the_definitions_line() {
 #[test]
 fn behaviour_fields_are_checked() {
     let cases = [
-        ("id = \"Bad Id\", name = \"B\", text = \"t\", perform = function() end", "behaviour: id must be an id (a string of a-z, 0-9 and _), found string \"Bad Id\""),
+        ("id = \"Bad Id\", name = \"B\", text = \"t\", perform = function() end", "behaviour: id must be an id (a string of a-z, 0-9 and _, at most 31 bytes), found string \"Bad Id\""),
         ("id = \"b\", name = 5, text = \"t\", perform = function() end", "behaviour: name must be a string, found number 5"),
         ("id = \"b\", name = \"B\", text = \"t\", max_move = 2.5, perform = function() end", "behaviour: max_move must be a whole number from 0 to 50, found number 2.5"),
         ("id = \"b\", name = \"B\", text = \"t\", perform = 3", "behaviour: perform must be a function, found number 3"),
@@ -246,7 +246,7 @@ fn bad_alien_numbers_name_the_field_and_its_line() {
         ("long = { range = 4", "long = { range = 1", 6, "alien_type: shoot.long.range (1) must be at least shoot.short.range (2)"),
         ("cv = 1 }", "cv = 99 }", 6, "alien_type: shoot.long.cv must be a whole number from 0 to 20, found number 99"),
         ("\"knock_down\"", "\"knockdown\"", 7, "alien_type: melee_effects[1] must be one of knock_down, push_back, shaken, stun, found string \"knockdown\""),
-        ("\"rush\"", "\"Rush\"", 8, "alien_type: behaviours[1] must be an id (a string of a-z, 0-9 and _), found string \"Rush\""),
+        ("\"rush\"", "\"Rush\"", 8, "alien_type: behaviours[1] must be an id (a string of a-z, 0-9 and _, at most 31 bytes), found string \"Rush\""),
         ("id = \"bad\"", "id = \"bad\", speed = 3", 3, "alien_type: unknown field 'speed' (fields: id, name, unit, movement, melee, defence, health, fear, shoot, melee_effects, shoot_effects, behaviours)"),
         ("unit = { max = 2 },\n", "", 2, "alien_type: unit is missing (a table (max, leader))"),
     ];

@@ -257,7 +257,7 @@ pub(crate) struct Invalid {
 
 fn is_id(s: &str) -> bool {
     !s.is_empty()
-        && s.len() <= 64
+        && s.len() <= overmind_core::Id::MAX_LEN
         && s.bytes()
             .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
 }
@@ -265,7 +265,7 @@ fn is_id(s: &str) -> bool {
 fn expectation(rule: &Rule) -> String {
     match rule {
         Rule::Str => "a string".into(),
-        Rule::Id => "an id (a string of a-z, 0-9 and _)".into(),
+        Rule::Id => "an id (a string of a-z, 0-9 and _, at most 31 bytes)".into(),
         Rule::Int { min, max } => format!("a whole number from {min} to {max}"),
         Rule::Func => "a function".into(),
         Rule::Table(s) => format!(
@@ -398,7 +398,7 @@ fn check_value(v: &Value, rule: &Rule, here: &[String]) -> Result<(), Invalid> {
                     let what = if matches!(rule, Rule::Effects) {
                         format!("one of {}", effect_names())
                     } else {
-                        "an id (a string of a-z, 0-9 and _)".to_string()
+                        "an id (a string of a-z, 0-9 and _, at most 31 bytes)".to_string()
                     };
                     return Err(Invalid {
                         path: here.to_vec(),
