@@ -412,6 +412,31 @@ fn blip_plan(state: &GameState, o: &Obstacles, heroes: &[(Id, Pos)], b: &Blip) -
     if near <= 3 {
         return Some(Action::Flip { unit: b.id });
     }
+    close_in(state, o, heroes, b, near)
+}
+
+/// The Blip's move towards the Heroes that stays out of every Hero's sight, if any.
+pub(crate) fn blip_close_in(state: &GameState, b: &Blip) -> Option<Action> {
+    if !b.used.is_empty() {
+        return None;
+    }
+    let o = state.compute_obstacles();
+    let heroes: Vec<(Id, Pos)> = state.hero_models().map(|m| (m.id, m.pos)).collect();
+    let near = heroes
+        .iter()
+        .map(|(_, h)| h.distance(b.pos))
+        .min()
+        .unwrap_or(u32::MAX);
+    close_in(state, &o, &heroes, b, near)
+}
+
+fn close_in(
+    state: &GameState,
+    o: &Obstacles,
+    heroes: &[(Id, Pos)],
+    b: &Blip,
+    near: u32,
+) -> Option<Action> {
     let mut o2 = o.clone();
     o2.remove(b.pos);
     let mut reach: Vec<(u32, u32, Pos)> =
@@ -509,6 +534,91 @@ pub fn play_ai_game(game: &mut Game, content: &Content, max_actions: usize) {
     let (mut h, mut o) = (HeroAi, OvermindAi);
     for _ in 0..max_actions {
         if !ai_step(game, content, &mut ctl, &mut h, &mut o) {
+            break;
+        }
+    }
+}
+
+/// How hard an AI side plays (`--overmind-ai` / `--heroes-ai`).
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum Level {
+    /// The first AI, kept unchanged as the reference opponent.
+    Greedy,
+    /// Looks ahead one behaviour or action on a copy and plays the whole turn sensibly.
+    #[default]
+    Standard,
+    /// Searches deeper: more samples of the dice and a play-out of the activation.
+    Strong,
+}
+
+impl Level {
+    /// Every level, weakest first.
+    pub const ALL: [Level; 3] = [Level::Greedy, Level::Standard, Level::Strong];
+
+    /// The level's name, as the command line spells it.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Level::Greedy => "greedy",
+            Level::Standard => "standard",
+            Level::Strong => "strong",
+        }
+    }
+}
+
+impl std::fmt::Display for Level {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for Level {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Level, String> {
+        Level::ALL
+            .into_iter()
+            .find(|l| l.name() == s)
+            .ok_or_else(|| format!("no AI level `{s}`: expected greedy, standard or strong"))
+    }
+}
+
+/// The AI levels of both sides.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Levels {
+    pub heroes: Level,
+    pub overmind: Level,
+}
+
+/// A decision controller for a side played at `level`.
+#[must_use]
+pub fn controller(level: Level) -> Box<dyn Controller> {
+    match level {
+        Level::Greedy => Box::new(AiController),
+        _ => Box::new(crate::lookahead::Lookahead::new(level)),
+    }
+}
+
+/// An action chooser for `side` played at `level`.
+#[must_use]
+pub fn player(side: Side, level: Level) -> Box<dyn Player> {
+    match (side, level) {
+        (Side::Heroes, Level::Greedy) => Box::new(HeroAi),
+        (Side::Overmind, Level::Greedy) => Box::new(OvermindAi),
+        (Side::Heroes, l) => Box::new(crate::lookahead::HeroPlanner::new(l)),
+        (Side::Overmind, l) => Box::new(crate::lookahead::OvermindPlanner::new(l)),
+    }
+}
+
+/// Play a whole game with each side's AI at its level; at most `max_actions` actions.
+pub fn play_ai_game_at(game: &mut Game, content: &Content, max_actions: usize, levels: Levels) {
+    let mut ctl = Controllers::new(controller(levels.heroes), controller(levels.overmind));
+    let mut h = player(Side::Heroes, levels.heroes);
+    let mut o = player(Side::Overmind, levels.overmind);
+    for _ in 0..max_actions {
+        if !ai_step(game, content, &mut ctl, h.as_mut(), o.as_mut()) {
             break;
         }
     }

@@ -40,6 +40,12 @@ pub trait Behaviour {
     }
     /// Carry out the behaviour for `ctx.unit()`.
     fn perform(&self, ctx: &mut BehaviourCtx<'_, '_>) -> Result<(), BehaviourError>;
+    /// A hint for the look-ahead AI: how much better (positive) or worse this behaviour is for
+    /// `ctx.unit()` now than its play-outs show. `ctx` acts on a throw-away copy of the game.
+    fn ai_score(&self, ctx: &mut BehaviourCtx<'_, '_>) -> Option<f64> {
+        let _ = ctx;
+        None
+    }
 }
 
 /// A model as a behaviour sees it.
@@ -136,19 +142,38 @@ impl Engine<'_> {
             });
             return;
         }
-        let i = self.ask_about(
-            Side::Overmind,
-            DecisionKind::Behaviour,
-            Some(unit),
-            format!("Which Alien Behaviour does {unit} perform?"),
-            known.iter().map(|b| Choice::Id(Id::from(b))).collect(),
-        );
+        let samples = if known.len() > 1 {
+            self.ctl.lookahead_samples(Side::Overmind)
+        } else {
+            0
+        };
+        let scores: Option<Vec<f64>> = (samples > 0).then(|| {
+            known
+                .iter()
+                .enumerate()
+                .map(|(n, &b)| crate::lookahead::score_behaviour(self, unit, b, n, samples))
+                .collect()
+        });
+        let d = crate::decision::Decision {
+            who: Side::Overmind,
+            kind: DecisionKind::Behaviour,
+            prompt: format!("Which Alien Behaviour does {unit} perform?"),
+            options: known.iter().map(|&b| Choice::Id(b)).collect(),
+            subject: Some(unit.to_string()),
+        };
+        let i = self.ctl.ask_scored(self.st, &d, scores.as_deref());
         let id = known.get(i).copied().unwrap_or(known[0]);
         self.emit(Event::BehaviourChosen {
             unit: Id::from(unit),
             behaviour: id,
             options: known.clone(),
         });
+        self.perform_chosen(unit, id);
+    }
+
+    /// Perform the behaviour `id` for `unit` (chosen already): a failure ends it where it
+    /// failed, with `behaviour_failed`.
+    pub(crate) fn perform_chosen(&mut self, unit: &str, id: Id) {
         let Some(b) = self.content.behaviours.get(id.as_str()).cloned() else {
             return;
         };
@@ -188,6 +213,27 @@ impl Engine<'_> {
 
 fn err<T>(msg: impl Into<String>) -> Result<T, BehaviourError> {
     Err(BehaviourError::new(msg))
+}
+
+impl<'e, 'a> BehaviourCtx<'e, 'a> {
+    /// A context for a behaviour's `ai_score`, on an engine over a throw-away copy.
+    pub(crate) fn for_score(eng: &'e mut Engine<'a>, unit: Id, behaviour: Id) -> Self {
+        let max_move = eng
+            .content
+            .behaviours
+            .get(behaviour.as_str())
+            .and_then(|b| b.max_move());
+        BehaviourCtx {
+            eng,
+            unit,
+            behaviour,
+            max_move,
+            moved: Vec::new(),
+            attacks: Vec::new(),
+            feared: Vec::new(),
+            logged: (0, 0),
+        }
+    }
 }
 
 impl BehaviourCtx<'_, '_> {

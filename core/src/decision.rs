@@ -78,6 +78,21 @@ pub struct Decision {
 pub trait Controller {
     /// Pick one of `decision.options` by index. Out-of-range answers are taken as 0.
     fn decide(&mut self, view: View<'_>, decision: &Decision) -> usize;
+
+    /// How many play-outs of each Alien Behaviour option this controller wants before it
+    /// chooses (0: none). The engine performs each option that many times on copies of the
+    /// state (so nothing reaches the real game, its storage, its dice or its replay) and hands
+    /// the scores to [`Controller::decide_scored`].
+    fn lookahead_samples(&self) -> u32 {
+        0
+    }
+
+    /// Pick an option knowing each one's look-ahead score (higher is better for the deciding
+    /// side), one per option.
+    fn decide_scored(&mut self, view: View<'_>, decision: &Decision, scores: &[f64]) -> usize {
+        let _ = scores;
+        self.decide(view, decision)
+    }
 }
 
 /// Always the first option: the deterministic fallback.
@@ -139,17 +154,32 @@ impl Controllers {
         }
     }
 
+    /// Play-outs the side's controller wants per Alien Behaviour option.
+    #[must_use]
+    pub fn lookahead_samples(&self, side: Side) -> u32 {
+        match side {
+            Side::Heroes => self.heroes.lookahead_samples(),
+            Side::Overmind => self.overmind.lookahead_samples(),
+        }
+    }
+
     /// Ask the decision's side; a single option is taken without asking.
     pub fn ask(&mut self, state: &GameState, d: &Decision) -> usize {
+        self.ask_scored(state, d, None)
+    }
+
+    /// [`Controllers::ask`], with look-ahead scores of the options when there are some.
+    pub fn ask_scored(&mut self, state: &GameState, d: &Decision, scores: Option<&[f64]>) -> usize {
         if d.options.len() <= 1 {
             return 0;
         }
-        let mut i = match d.who {
-            Side::Heroes => {
+        let mut i = match (d.who, scores) {
+            (Side::Heroes, _) => {
                 let view = HeroesView::of(state);
                 self.heroes.decide(View::Heroes(&view), d)
             }
-            Side::Overmind => self.overmind.decide(View::Overmind(state), d),
+            (Side::Overmind, Some(s)) => self.overmind.decide_scored(View::Overmind(state), d, s),
+            (Side::Overmind, None) => self.overmind.decide(View::Overmind(state), d),
         };
         if i >= d.options.len() {
             i = 0;

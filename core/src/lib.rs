@@ -22,6 +22,7 @@ pub mod game;
 pub mod geom;
 pub mod id;
 pub mod legal;
+pub mod lookahead;
 pub mod los;
 pub mod map;
 pub mod mission;
