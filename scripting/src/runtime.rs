@@ -30,6 +30,8 @@ pub struct BehaviourDef {
     pub max_move: Option<u32>,
     /// The script it came from.
     pub path: PathBuf,
+    /// It defines `ai_score`, the look-ahead AI's hint.
+    pub has_ai_score: bool,
     /// The line of `behaviour { ... }`, for errors of later runs of the top level.
     line: u32,
     /// The script, compiled once; every call runs its top level again in a fresh environment
@@ -158,6 +160,7 @@ impl ScriptHost {
             text: text("text"),
             max_move,
             path: path.to_path_buf(),
+            has_ai_score: matches!(t.raw_get::<Value>("ai_score"), Ok(Value::Function(_))),
             line: def.line,
             compiled: script.compiled().clone(),
         })
@@ -220,6 +223,31 @@ impl ScriptHost {
     /// a budget, or left something in `game.storage` that is not a plain value; the message
     /// starts with the script's `path:line` where it is known.
     pub fn perform(&self, id: &str, ctx: &mut BehaviourCtx<'_, '_>) -> Result<(), BehaviourError> {
+        self.run_entry(id, ctx, "perform").map(|_| ())
+    }
+
+    /// The behaviour's `ai_score(unit, game)`, if it has one: run like [`ScriptHost::perform`]
+    /// (the look-ahead AI hands it a throw-away copy of the game). `None` when the behaviour
+    /// has no `ai_score`, or it failed or returned something other than a finite number.
+    pub fn ai_score(&self, id: &str, ctx: &mut BehaviourCtx<'_, '_>) -> Option<f64> {
+        let def = self.definition(id)?;
+        if !def.has_ai_score {
+            return None;
+        }
+        match self.run_entry(id, ctx, "ai_score") {
+            Ok(Value::Integer(n)) => Some(n as f64),
+            Ok(Value::Number(x)) if x.is_finite() => Some(x),
+            _ => None,
+        }
+    }
+
+    /// Run the script's top level afresh, then its function `entry(unit, game)`.
+    fn run_entry(
+        &self,
+        id: &str,
+        ctx: &mut BehaviourCtx<'_, '_>,
+        entry: &'static str,
+    ) -> Result<Value, BehaviourError> {
         let def = self
             .definition(id)
             .ok_or_else(|| BehaviourError::new(format!("behaviour {id} is not loaded")))?;
@@ -236,11 +264,11 @@ impl ScriptHost {
                 let trampoline = scope.create_function(|lua, ()| calls.run_job(lua, &cell))?;
                 let _entered = calls.enter(trampoline);
                 let values = sandbox.instantiate(&def.compiled)?;
-                let perform = perform_of(&def, values.into_iter().next())?;
+                let perform = entry_of(&def, values.into_iter().next(), entry)?;
                 let unit = lua.create_any_userdata(unit)?;
                 sandbox
                     .invoker()
-                    .call::<()>((perform, unit, self.game.clone()))
+                    .call::<Value>((perform, unit, self.game.clone()))
             })
         });
         let table = storage.table();
@@ -252,11 +280,15 @@ impl ScriptHost {
         };
         // A spent budget is the whole outermost call's: the sandbox keeps it spent until that
         // call ends, so the behaviours around this one end too, through any `pcall`.
-        let failed = result
-            .err()
-            .map(|e| e.or_in(&def.path.to_string_lossy()).to_string());
+        let (value, failed) = match result {
+            Ok(v) => (v, None),
+            Err(e) => (
+                Value::Nil,
+                Some(e.or_in(&def.path.to_string_lossy()).to_string()),
+            ),
+        };
         match (failed, kept) {
-            (None, None) => Ok(()),
+            (None, None) => Ok(value),
             (Some(e), None) => Err(BehaviourError::new(e)),
             (None, Some(k)) => Err(BehaviourError::new(k)),
             (Some(e), Some(k)) => Err(BehaviourError::new(format!("{e}; and {k}"))),
@@ -264,18 +296,18 @@ impl ScriptHost {
     }
 }
 
-/// The `perform` of what a call's run of the script's top level returned.
-fn perform_of(def: &BehaviourDef, value: Option<Value>) -> mlua::Result<Function> {
+/// The function `entry` of what a call's run of the script's top level returned.
+fn entry_of(def: &BehaviourDef, value: Option<Value>, entry: &str) -> mlua::Result<Function> {
     if let Some(Value::UserData(ud)) = &value {
         if let Ok(d) = ud.borrow::<Definition>() {
-            if let Ok(Value::Function(f)) = d.table.raw_get::<Value>("perform") {
+            if let Ok(Value::Function(f)) = d.table.raw_get::<Value>(entry) {
                 return Ok(f);
             }
         }
     }
     Err(mlua::Error::runtime(format!(
         "{}:{}: at this call the script's top level did not return `behaviour {{ ... }}` with \
-         a perform function (it runs again at every call, in a fresh environment)",
+         a {entry} function (it runs again at every call, in a fresh environment)",
         def.path.display(),
         def.line.max(1)
     )))
@@ -333,5 +365,9 @@ impl Behaviour for LuaBehaviour {
 
     fn perform(&self, ctx: &mut BehaviourCtx<'_, '_>) -> Result<(), BehaviourError> {
         self.host.perform(&self.id, ctx)
+    }
+
+    fn ai_score(&self, ctx: &mut BehaviourCtx<'_, '_>) -> Option<f64> {
+        self.host.ai_score(&self.id, ctx)
     }
 }

@@ -22,7 +22,6 @@ pub use words::parse_action;
 use crate::pack::PackSet;
 use crate::problem::Problem;
 use expect::{Expect, Observed};
-use overmind_core::ai::AiController;
 use overmind_core::{
     Action, Content, Controller, Controllers, Decision, Event, FirstOption, Game, GameState, Side,
 };
@@ -82,8 +81,8 @@ impl fmt::Display for ScriptedAnswer {
 enum Fallback {
     /// Always the first option.
     First,
-    /// The built-in AI's answers.
-    Ai,
+    /// The built-in AI's answers, at this level.
+    Ai(overmind_core::ai::Level),
 }
 
 /// One action of the scenario, as written and as parsed.
@@ -236,6 +235,30 @@ struct Answerer {
 }
 
 impl Controller for Answerer {
+    fn lookahead_samples(&self) -> u32 {
+        // A scripted answer needs no look-ahead; the fallback may.
+        if self.answers.is_empty() {
+            self.fallback.lookahead_samples()
+        } else {
+            0
+        }
+    }
+
+    fn decide_scored(
+        &mut self,
+        view: overmind_core::View<'_>,
+        d: &Decision,
+        scores: &[f64],
+    ) -> usize {
+        if self.answers.is_empty() {
+            let answer = self.fallback.decide_scored(view, d, scores);
+            self.record(d, answer, None);
+            answer
+        } else {
+            self.decide(view, d)
+        }
+    }
+
     fn decide(&mut self, view: overmind_core::View<'_>, d: &Decision) -> usize {
         let labels: Vec<String> = d.options.iter().map(ToString::to_string).collect();
         let (answer, scripted) = match self.answers.pop_front() {
@@ -260,6 +283,13 @@ impl Controller for Answerer {
             }
             None => (self.fallback.decide(view, d), None),
         };
+        self.record(d, answer, scripted);
+        answer
+    }
+}
+
+impl Answerer {
+    fn record(&self, d: &Decision, answer: usize, scripted: Option<ScriptedAnswer>) {
         self.shared.asked.borrow_mut().push(Asked {
             action: self.shared.action.get(),
             who: self.who,
@@ -267,7 +297,6 @@ impl Controller for Answerer {
             answer: answer.min(d.options.len().saturating_sub(1)),
             scripted,
         });
-        answer
     }
 }
 
@@ -345,7 +374,7 @@ impl Scenario {
     ) -> Box<dyn Controller> {
         let fallback: Box<dyn Controller> = match self.fallback {
             Fallback::First => Box::new(FirstOption),
-            Fallback::Ai => Box::new(AiController),
+            Fallback::Ai(level) => overmind_core::ai::controller(level),
         };
         Box::new(Answerer {
             who,

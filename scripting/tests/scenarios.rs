@@ -266,3 +266,39 @@ fn the_documented_example_passes() {
     assert_eq!(r.len(), 1);
     assert!(r[0].passed(), "{:#?}", r[0].failures);
 }
+
+/// Issue 11: the look-ahead AI chooses a behaviour it does not know by name when it beats the
+/// others, and the greedy AI (the reference) still does not (tests/packs/charge).
+#[test]
+fn the_look_ahead_ai_finds_a_new_behaviour() {
+    let pack = PathBuf::from(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../tests/packs/charge"
+    ));
+    let set = match PackSet::load(&[base(), pack.clone()]) {
+        Ok(set) => set,
+        Err(ps) => panic!("{ps:?}"),
+    };
+    let mut ran = 0;
+    for (path, result) in scenario::run_packs(&set) {
+        if !path.starts_with(&pack) {
+            continue;
+        }
+        let results = result.unwrap_or_else(|p| panic!("{p:?}"));
+        for r in results {
+            assert!(
+                r.passed(),
+                "{}: {}\n{}",
+                r.name,
+                r.failures
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect::<Vec<_>>()
+                    .join("\n"),
+                r.transcript.join("\n")
+            );
+            ran += 1;
+        }
+    }
+    assert_eq!(ran, 3);
+}

@@ -103,8 +103,17 @@ pub static BEHAVIOUR_DEF: Shape = Shape {
             name: "perform",
             ty: "fun(unit: Unit, game: Game)",
             doc: "Carries the behaviour out for the performing unit. Raising an error fails the \
-                  behaviour: the game is rolled back to before it and the log records why.",
+                  behaviour where it failed: what it did before stands, and the log records why.",
             required: true,
+            rule: Rule::Func,
+        },
+        ShapeField {
+            name: "ai_score",
+            ty: "(fun(unit: Unit, game: Game): number)?",
+            doc: "A hint for the look-ahead AI (`standard`, `strong`): a number added to this \
+                  behaviour's play-out score for the unit now (positive: choose it more). It \
+                  runs on a throw-away copy of the game, so what it does is not kept.",
+            required: false,
             rule: Rule::Func,
         },
     ],

@@ -530,10 +530,12 @@ fn build(
     setup.rules = rules_for(src, &raw, written_rules, &setup.rules, &mut problems);
     let fallback = match raw.fallback.as_ref().map(|f| f.get_ref().as_str()) {
         None | Some("first") => Fallback::First,
-        Some("ai") => Fallback::Ai,
+        Some("ai" | "greedy") => Fallback::Ai(overmind_core::ai::Level::Greedy),
+        Some("standard") => Fallback::Ai(overmind_core::ai::Level::Standard),
+        Some("strong") => Fallback::Ai(overmind_core::ai::Level::Strong),
         Some(other) => {
             let span = raw.fallback.as_ref().map_or(header.clone(), Spanned::span);
-            problems.push(src.problem(&span, format!("fallback = {other:?}: expected \"first\" (the first option) or \"ai\" (the built-in AI's answer)")));
+            problems.push(src.problem(&span, format!("fallback = {other:?}: expected \"first\" (the first option), \"ai\" or \"greedy\" (the greedy AI's answer), \"standard\" or \"strong\" (the look-ahead AI's)")));
             Fallback::First
         }
     };
