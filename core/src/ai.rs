@@ -219,7 +219,7 @@ thread_local! {
 }
 
 /// Move `model` up to `steps` towards `goal` (for `side`); `None` if it cannot get any closer.
-fn step_towards(
+pub(crate) fn step_towards(
     state: &GameState,
     o: &Obstacles,
     from: Pos,
@@ -241,7 +241,7 @@ fn step_towards(
 /// The active unit's next action, else the first unit (in `order`) with something to do;
 /// `End` when nothing is left worth doing. A unit with nothing to do is skipped, not ended,
 /// since `End` with no activation under way ends the whole phase.
-fn next_of<'a>(
+pub(crate) fn next_of<'a>(
     state: &'a GameState,
     order: impl Iterator<Item = &'a str>,
     mut plan: impl FnMut(&'a str) -> Option<Action>,
@@ -270,7 +270,12 @@ impl Player for HeroAi {
 }
 
 /// What a Hero does next in its activation, if anything.
-fn hero_plan(state: &GameState, content: &Content, o: &Obstacles, u: &Unit) -> Option<Action> {
+pub(crate) fn hero_plan(
+    state: &GameState,
+    content: &Content,
+    o: &Obstacles,
+    u: &Unit,
+) -> Option<Action> {
     {
         let o = o.clone();
         let m = u.models.first()?;
@@ -462,7 +467,7 @@ fn close_in(
 }
 
 /// A revealed unit attacks what it can, else moves each model towards the nearest Hero.
-fn alien_plan(
+pub(crate) fn alien_plan(
     state: &GameState,
     content: &Content,
     o: &Obstacles,

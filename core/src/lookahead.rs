@@ -2,14 +2,17 @@
 //! of the state and the results scored; the turn is played with the fixes the greedy AI lacks.
 
 use crate::action::Action;
-use crate::ai::{AiController, HeroAi, Level, OvermindAi, Player};
+use crate::ai::{AiController, HeroAi, Level, Player};
 use crate::behaviour::BehaviourCtx;
 use crate::content::Content;
 use crate::decision::{Controller, Controllers, Decision, DecisionKind};
 use crate::engine::Engine;
+use crate::geom::Pos;
 use crate::id::Id;
 use crate::los::LineOfSight;
-use crate::state::{Contents, GameState, Side};
+use crate::map::Obstacles;
+use crate::movement::{reachable, Goal};
+use crate::state::{ActionKind, Blip, Contents, GameState, Side};
 use crate::view::View;
 use rand::SeedableRng;
 
@@ -172,9 +175,14 @@ impl Controller for Lookahead {
     }
 }
 
-/// The Overmind's turn at `standard` and above: a Blip holding a unit flips when the unit
-/// would have a Hero in reach, a Decoy never flips (it bluffs and blocks instead); the rest as
-/// the greedy AI plays it.
+/// How near a Hero must be for a Blip holding a unit to flip.
+const FLIP_DISTANCE: u32 = 3;
+
+/// The Overmind's turn at `standard` and above: Alien Behaviours by look-ahead (see
+/// [`Lookahead`]); a Blip holding a unit closes in unseen and flips when a Hero is within
+/// [`FLIP_DISTANCE`]; a Decoy never flips and never walks into sight, it falls back out of
+/// every Hero's sight (the Heroes must hunt it down, which costs them rounds: the bluff).
+/// Revealed units play as the greedy AI plays them.
 #[derive(Clone, Copy, Debug)]
 pub struct OvermindPlanner {
     level: Level,
@@ -190,41 +198,87 @@ impl OvermindPlanner {
 impl Player for OvermindPlanner {
     fn next_action(&mut self, view: View<'_>, content: &Content) -> Action {
         let _ = self.level;
-        let action = OvermindAi.next_action(view, content);
         let state = view.state();
-        if let Action::Flip { unit } = &action {
-            if let Some(b) = state.blip(unit) {
-                if !worth_flipping(state, content, b) {
-                    // Keep it face down: close in as the greedy AI does when not flipping.
-                    return crate::ai::blip_close_in(state, b).unwrap_or(Action::End);
-                }
-            }
+        let o = state.compute_obstacles();
+        let heroes: Vec<(Id, Pos)> = state.hero_models().map(|m| (m.id, m.pos)).collect();
+        if heroes.is_empty() {
+            return Action::End;
         }
-        action
+        let blips = state
+            .blips
+            .iter()
+            .filter(|b| !b.activated)
+            .map(|b| b.id.as_str());
+        let units = state
+            .units
+            .iter()
+            .filter(|u| u.side == Side::Overmind && u.alive() && !u.activated)
+            .map(|u| u.id.as_str());
+        crate::ai::next_of(state, blips.chain(units), |id| {
+            if let Some(b) = state.blip(id) {
+                blip_plan(state, &o, &heroes, b)
+            } else {
+                state
+                    .unit(id)
+                    .and_then(|u| crate::ai::alien_plan(state, content, &o, &heroes, u))
+            }
+        })
     }
 }
 
-/// Would flipping this Blip now put a Hero in its unit's reach (Movement and one, or its Shoot
-/// range in sight)? A Decoy is never worth flipping.
-fn worth_flipping(state: &GameState, content: &Content, b: &crate::state::Blip) -> bool {
-    let Some(Contents::Unit { type_id, .. }) = &b.contents else {
-        return false;
-    };
-    let Some(t) = content.aliens.get(type_id.as_str()) else {
-        return true;
-    };
-    let o = state.compute_obstacles();
-    state.hero_models().any(|h| {
-        let d = h.pos.distance(b.pos);
-        d <= t.movement + 1
-            || t.shoot.is_some_and(|s| {
-                d <= s.max_range() && state.rules.los.visible(&state.map, &o, b.pos, h.pos)
-            })
-    })
+fn blip_plan(state: &GameState, o: &Obstacles, heroes: &[(Id, Pos)], b: &Blip) -> Option<Action> {
+    if !b.used.is_empty() {
+        return None;
+    }
+    match &b.contents {
+        Some(Contents::Unit { .. }) | None => {
+            // Flipping as soon as a Hero is this near beat waiting until the unit would have
+            // one in reach: the Heroes won 30 % of games against 43 % (docs/BENCHMARKS.md).
+            if heroes
+                .iter()
+                .any(|(_, h)| h.distance(b.pos) <= FLIP_DISTANCE)
+            {
+                Some(Action::Flip { unit: b.id })
+            } else {
+                crate::ai::blip_close_in(state, b)
+            }
+        }
+        Some(Contents::Decoy) => fall_back(state, o, heroes, b),
+    }
 }
 
-/// The Heroes' turn at `standard` and above, from the Heroes' view: focus fire on the most
-/// hurt enemy in reach; otherwise as the greedy AI plays it.
+/// The square in a Blip's reach farthest from the Heroes that no Hero sees, if it is farther
+/// than where the Blip stands.
+fn fall_back(state: &GameState, o: &Obstacles, heroes: &[(Id, Pos)], b: &Blip) -> Option<Action> {
+    let far = |p: Pos| heroes.iter().map(|(_, h)| h.distance(p)).min().unwrap_or(0);
+    let here = far(b.pos);
+    let mut o2 = o.clone();
+    o2.remove(b.pos);
+    let mut reach: Vec<(u32, u32, Pos)> =
+        reachable(&state.map, o, b.pos, state.rules.blip_movement)
+            .into_iter()
+            .filter(|&(p, s)| s > 0 && far(p) > here)
+            .map(|(p, s)| (far(p), s, p))
+            .collect();
+    // Farthest first, fewest steps, then reading order: deterministic.
+    reach.sort_by_key(|&(d, s, p)| (std::cmp::Reverse(d), s, p.y, p.x));
+    reach
+        .into_iter()
+        .find(|&(_, _, p)| {
+            !heroes
+                .iter()
+                .any(|(_, h)| state.rules.los.visible(&state.map, &o2, *h, p))
+        })
+        .map(|(_, _, to)| Action::Move {
+            unit: b.id,
+            to,
+            via: Vec::new(),
+        })
+}
+
+/// The Heroes' turn at `standard` and above, from the Heroes' view only: as the greedy AI,
+/// but a Hero with nothing to shoot and no revealed alien near Sprints on instead of standing
+/// on Overwatch (Decoys that fall back must be hunted down before the round limit).
 #[derive(Clone, Copy, Debug)]
 pub struct HeroPlanner {
     level: Level,
@@ -241,41 +295,55 @@ impl Player for HeroPlanner {
     fn next_action(&mut self, view: View<'_>, content: &Content) -> Action {
         let _ = self.level;
         let action = HeroAi.next_action(view, content);
-        let state = view.state();
         match action {
-            Action::Shoot { unit, target } => Action::Shoot {
-                unit,
-                target: focus(state, content, unit, target, true),
-            },
-            Action::Melee { unit, target } => Action::Melee {
-                unit,
-                target: focus(state, content, unit, target, false),
-            },
+            Action::Overwatch { unit } => sprint_on(view.state(), content, unit).unwrap_or(action),
             a => a,
         }
     }
 }
 
-/// Of the targets the Hero `unit` may attack as it chose to, the revealed model with the least
-/// Health left (kills remove dice from the Overmind); `chosen` when none is better.
-fn focus(state: &GameState, content: &Content, unit: Id, chosen: Id, shoot: bool) -> Id {
-    let mut best: Option<(u32, Id)> = None;
-    for u in &state.units {
-        if u.side != Side::Overmind {
-            continue;
-        }
-        for m in &u.models {
-            let action = if shoot {
-                Action::Shoot { unit, target: m.id }
-            } else {
-                Action::Melee { unit, target: m.id }
-            };
-            if crate::validate::validate(state, content, Side::Heroes, &action).is_ok()
-                && best.is_none_or(|(h, _)| m.health < h)
-            {
-                best = Some((m.health, m.id));
-            }
-        }
+/// After a Move with nothing to shoot at, a Hero that no revealed alien threatens Sprints on
+/// towards the nearest enemy instead of standing on Overwatch: the Heroes must find the Blips
+/// before the round limit.
+fn sprint_on(state: &GameState, content: &Content, unit: Id) -> Option<Action> {
+    let u = state.unit(&unit)?;
+    let m = u.models.first()?;
+    if u.used.contains(&ActionKind::Sprint) || m.status.knocked_down || m.status.stunned {
+        return None;
     }
-    best.map_or(chosen, |(_, id)| id)
+    let threatened = state
+        .units
+        .iter()
+        .filter(|e| e.side == Side::Overmind)
+        .flat_map(|e| e.models.iter())
+        .any(|e| e.pos.distance(m.pos) <= 8);
+    if threatened {
+        return None;
+    }
+    let movement = content
+        .heroes
+        .get(m.kind.as_str())
+        .map_or(4, |p| p.movement);
+    let steps = (movement / 2).max(1);
+    let targets: Vec<Pos> = state.blips.iter().map(|b| b.pos).collect();
+    if targets.is_empty() {
+        return None;
+    }
+    let o = state.compute_obstacles();
+    let to = crate::ai::step_towards(
+        state,
+        &o,
+        m.pos,
+        &Goal::AdjacentTo(targets),
+        steps,
+        Side::Heroes,
+    )?;
+    let sprint = Action::Sprint {
+        unit,
+        to,
+        via: Vec::new(),
+    };
+    crate::validate::validate(state, content, Side::Heroes, &sprint)
+        .is_ok()
+        .then_some(sprint)
 }
