@@ -284,7 +284,8 @@ local Rules = {}
 ---@field name string The name printed on the card, e.g. `"RUSH"`.
 ---@field text string The card's rule text, shown to players.
 ---@field max_move integer? Most squares one model may move during the behaviour (0 to 50); default its Movement.
----@field perform fun(unit: Unit, game: Game) Carries the behaviour out for the performing unit. Raising an error fails the behaviour: the game is rolled back to before it and the log records why.
+---@field perform fun(unit: Unit, game: Game) Carries the behaviour out for the performing unit. Raising an error fails the behaviour where it failed: what it did before stands, and the log records why.
+---@field ai_score (fun(unit: Unit, game: Game): number)? A hint for the look-ahead AI (`standard`, `strong`): a number added to this behaviour's play-out score for the unit now (positive: choose it more). It runs on a throw-away copy of the game, so what it does is not kept.
 
 ---What `alien_type { ... }` takes: one Alien Type card (per-model stats).
 ---@class AlienTypeDef
