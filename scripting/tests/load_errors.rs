@@ -188,7 +188,7 @@ fn behaviour_fields_are_checked() {
         ("id = \"b\", name = 5, text = \"t\", perform = function() end", "behaviour: name must be a string, found number 5"),
         ("id = \"b\", name = \"B\", text = \"t\", max_move = 2.5, perform = function() end", "behaviour: max_move must be a whole number from 0 to 50, found number 2.5"),
         ("id = \"b\", name = \"B\", text = \"t\", perform = 3", "behaviour: perform must be a function, found number 3"),
-        ("id = \"b\", name = \"B\", text = \"t\", perfrom = function() end, perform = function() end", "behaviour: unknown field 'perfrom' (fields: id, name, text, max_move, perform)"),
+        ("id = \"b\", name = \"B\", text = \"t\", perfrom = function() end, perform = function() end", "behaviour: unknown field 'perfrom' (fields: id, name, text, max_move, perform, ai_score)"),
     ];
     for (fields, message) in cases {
         let e = behaviour_err(&format!("return behaviour {{\n  {fields},\n}}"));
