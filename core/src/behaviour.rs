@@ -142,16 +142,16 @@ impl Engine<'_> {
             });
             return;
         }
-        let samples = if known.len() > 1 {
-            self.ctl.lookahead_samples(Side::Overmind)
+        let budget = if known.len() > 1 {
+            self.ctl.lookahead(Side::Overmind)
         } else {
-            0
+            None
         };
-        let scores: Option<Vec<f64>> = (samples > 0).then(|| {
+        let scores: Option<Vec<f64>> = budget.map(|budget| {
             known
                 .iter()
                 .enumerate()
-                .map(|(n, &b)| crate::lookahead::score_behaviour(self, unit, b, n, samples))
+                .map(|(n, &b)| crate::lookahead::score_behaviour(self, unit, b, n, budget))
                 .collect()
         });
         let d = crate::decision::Decision {

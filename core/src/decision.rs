@@ -79,12 +79,12 @@ pub trait Controller {
     /// Pick one of `decision.options` by index. Out-of-range answers are taken as 0.
     fn decide(&mut self, view: View<'_>, decision: &Decision) -> usize;
 
-    /// How many play-outs of each Alien Behaviour option this controller wants before it
-    /// chooses (0: none). The engine performs each option that many times on copies of the
-    /// state (so nothing reaches the real game, its storage, its dice or its replay) and hands
-    /// the scores to [`Controller::decide_scored`].
-    fn lookahead_samples(&self) -> u32 {
-        0
+    /// How much look-ahead this controller wants on each Alien Behaviour option before it
+    /// chooses (`None`: none). The engine performs each option on copies of the state (so
+    /// nothing reaches the real game, its storage, its dice or its replay) and hands the
+    /// scores to [`Controller::decide_scored`].
+    fn lookahead(&self) -> Option<Budget> {
+        None
     }
 
     /// Pick an option knowing each one's look-ahead score (higher is better for the deciding
@@ -93,6 +93,15 @@ pub trait Controller {
         let _ = scores;
         self.decide(view, decision)
     }
+}
+
+/// How far a look-ahead looks: `samples` copies per option, each rolling its own dice, and on
+/// each copy `playout` more actions played by the greedy AIs before the copy is scored. A count,
+/// not a clock, so the same game always chooses the same way.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget {
+    pub samples: u32,
+    pub playout: u32,
 }
 
 /// Always the first option: the deterministic fallback.
@@ -154,12 +163,12 @@ impl Controllers {
         }
     }
 
-    /// Play-outs the side's controller wants per Alien Behaviour option.
+    /// The look-ahead the side's controller wants per Alien Behaviour option.
     #[must_use]
-    pub fn lookahead_samples(&self, side: Side) -> u32 {
+    pub fn lookahead(&self, side: Side) -> Option<Budget> {
         match side {
-            Side::Heroes => self.heroes.lookahead_samples(),
-            Side::Overmind => self.overmind.lookahead_samples(),
+            Side::Heroes => self.heroes.lookahead(),
+            Side::Overmind => self.overmind.lookahead(),
         }
     }
 

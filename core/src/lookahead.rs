@@ -5,7 +5,7 @@ use crate::action::Action;
 use crate::ai::{AiController, HeroAi, Level, Player};
 use crate::behaviour::BehaviourCtx;
 use crate::content::Content;
-use crate::decision::{Controller, Controllers, Decision, DecisionKind};
+use crate::decision::{Budget, Controller, Controllers, Decision, DecisionKind};
 use crate::engine::Engine;
 use crate::geom::Pos;
 use crate::id::Id;
@@ -16,13 +16,21 @@ use crate::state::{ActionKind, Blip, Contents, GameState, Side};
 use crate::view::View;
 use rand::SeedableRng;
 
-/// Play-outs per Alien Behaviour option at each level.
+/// The look-ahead on each Alien Behaviour option at each level: `standard` scores the
+/// behaviour's own outcome on 2 copies; `strong` plays 12 copies on for 80 more actions each
+/// (the rest of the phase and the reply), well inside a second a decision.
 #[must_use]
-pub fn samples(level: Level) -> u32 {
+pub fn budget(level: Level) -> Option<Budget> {
     match level {
-        Level::Greedy => 0,
-        Level::Standard => 2,
-        Level::Strong => 8,
+        Level::Greedy => None,
+        Level::Standard => Some(Budget {
+            samples: 2,
+            playout: 0,
+        }),
+        Level::Strong => Some(Budget {
+            samples: 12,
+            playout: 80,
+        }),
     }
 }
 
@@ -75,6 +83,16 @@ pub fn overmind_value(st: &GameState, content: &Content) -> f64 {
             }
         }
     }
+    // Time is on the Overmind's side: Heroes far from the Blips they must find are slow.
+    for h in &heroes {
+        let near = st
+            .blips
+            .iter()
+            .map(|b| b.pos.distance(*h))
+            .min()
+            .unwrap_or(0);
+        v += 0.3 * f64::from(near);
+    }
     v + 4.0 * st.blips.len() as f64
 }
 
@@ -104,8 +122,9 @@ pub(crate) fn score_behaviour(
     unit: &str,
     b: Id,
     option: usize,
-    samples: u32,
+    budget: Budget,
 ) -> f64 {
+    let samples = budget.samples.max(1);
     let content = eng.content;
     let before = overmind_value(eng.st, content);
     let mut total = 0.0;
@@ -118,9 +137,12 @@ pub(crate) fn score_behaviour(
         sub.depth = eng.depth;
         sub.perform_chosen(unit, b);
         drop(sub);
+        if budget.playout > 0 {
+            copy = play_on(copy, content, budget.playout);
+        }
         total += overmind_value(&copy, content) - before;
     }
-    let mut score = total / f64::from(samples.max(1));
+    let mut score = total / f64::from(samples);
     if let Some(beh) = content.behaviours.get(b.as_str()).cloned() {
         let mut copy = eng.st.clone();
         let mut ctl = Controllers::new(Box::new(AiController), Box::new(AiController));
@@ -135,6 +157,19 @@ pub(crate) fn score_behaviour(
         }
     }
     score
+}
+
+/// `state` played on by the greedy AIs for at most `actions` actions.
+fn play_on(state: GameState, content: &Content, actions: u32) -> GameState {
+    let mut game = crate::game::Game::new(state, "", 0);
+    let mut ctl = Controllers::new(Box::new(AiController), Box::new(AiController));
+    let (mut h, mut o) = (HeroAi, crate::ai::OvermindAi);
+    for _ in 0..actions {
+        if !crate::ai::ai_step(&mut game, content, &mut ctl, &mut h, &mut o) {
+            break;
+        }
+    }
+    game.state
 }
 
 /// The look-ahead controller: Alien Behaviours by their play-out scores, the rest as the
@@ -156,8 +191,8 @@ impl Controller for Lookahead {
         AiController.decide(view, d)
     }
 
-    fn lookahead_samples(&self) -> u32 {
-        samples(self.level)
+    fn lookahead(&self) -> Option<Budget> {
+        budget(self.level)
     }
 
     fn decide_scored(&mut self, view: View<'_>, d: &Decision, scores: &[f64]) -> usize {
@@ -276,9 +311,12 @@ fn fall_back(state: &GameState, o: &Obstacles, heroes: &[(Id, Pos)], b: &Blip) -
         })
 }
 
-/// The Heroes' turn at `standard` and above, from the Heroes' view only: as the greedy AI,
-/// but a Hero with nothing to shoot and no revealed alien near Sprints on instead of standing
-/// on Overwatch (Decoys that fall back must be hunted down before the round limit).
+/// The Heroes' turn at `standard` and `strong` (the same today), from the Heroes' view only: as
+/// the greedy AI, but a Hero with nothing to shoot and no revealed alien near Sprints on
+/// instead of standing on Overwatch (Decoys that fall back must be hunted down before the
+/// round limit). A search over determinized copies of the Heroes' view (face-down Blips given
+/// contents sampled from what the Heroes had seen, then played on by the greedy AIs) was tried
+/// for `strong` and lost more games than this (docs/BENCHMARKS.md), so it is not used.
 #[derive(Clone, Copy, Debug)]
 pub struct HeroPlanner {
     level: Level,
@@ -293,12 +331,13 @@ impl HeroPlanner {
 
 impl Player for HeroPlanner {
     fn next_action(&mut self, view: View<'_>, content: &Content) -> Action {
-        let _ = self.level;
         let action = HeroAi.next_action(view, content);
-        match action {
+        let action = match action {
             Action::Overwatch { unit } => sprint_on(view.state(), content, unit).unwrap_or(action),
             a => a,
-        }
+        };
+        let _ = self.level;
+        action
     }
 }
 

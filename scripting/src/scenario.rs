@@ -235,12 +235,12 @@ struct Answerer {
 }
 
 impl Controller for Answerer {
-    fn lookahead_samples(&self) -> u32 {
+    fn lookahead(&self) -> Option<overmind_core::decision::Budget> {
         // A scripted answer needs no look-ahead; the fallback may.
         if self.answers.is_empty() {
-            self.fallback.lookahead_samples()
+            self.fallback.lookahead()
         } else {
-            0
+            None
         }
     }
 
