@@ -3,7 +3,10 @@ return alien_type {
   id = "warden",
   name = "Warden",
   unit = { max = 2 },
-  movement = 4, melee = 3, defence = 3, health = 3,
+  movement = 4,
+  melee = 3,
+  defence = 3,
+  health = 3,
   melee_effects = { "knock_down" },
   behaviours = { "protect" },
 }

@@ -6,7 +6,9 @@ return behaviour {
   perform = function(unit, game)
     local others = {}
     for _, model in ipairs(game:aliens()) do
-      if model.unit ~= unit.id then others[#others + 1] = model end
+      if model.unit ~= unit.id then
+        others[#others + 1] = model
+      end
     end
     local nearest = game:closest(unit, others) -- by legal path; ties: the Overmind chooses
     if not nearest then

@@ -10,7 +10,9 @@ return behaviour {
       return
     end
     -- "may make a Shoot attack": the Overmind may decline.
-    if not game:confirm("Make the Quick Shot?") then return end
+    if not game:confirm("Make the Quick Shot?") then
+      return
+    end
     local hero = game:choose("Shoot which Hero?", targets)
     unit:shoot(hero, { penalty = 1 })
   end,

@@ -13,7 +13,9 @@ return behaviour {
     end
     -- The move is a "must"; a model killed on the way (Overwatch) simply stops.
     for _, model in ipairs(game:model_order(unit)) do
-      if model.alive then model:move_towards(hero, game.rules.rush_steps) end
+      if model.alive then
+        model:move_towards(hero, game.rules.rush_steps)
+      end
     end
     -- The Melee attack is a "can": the Overmind may decline it.
     if unit:in_melee() then

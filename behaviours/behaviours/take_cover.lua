@@ -12,8 +12,11 @@ return behaviour {
       if model.alive then
         local options = {}
         for _, square in ipairs(model:reachable()) do
-          if square.steps > 0 and square.steps <= steps
-            and (game:terrain(square) == "green" or game:in_building(square)) then
+          if
+            square.steps > 0
+            and square.steps <= steps
+            and (game:terrain(square) == "green" or game:in_building(square))
+          then
             options[#options + 1] = square
           end
         end
@@ -22,7 +25,9 @@ return behaviour {
         else
           options[#options + 1] = "stay"
           local choice = game:choose("Where does " .. model.id .. " take cover?", options)
-          if choice ~= "stay" then model:move_to(choice) end
+          if choice ~= "stay" then
+            model:move_to(choice)
+          end
         end
       end
     end

@@ -100,6 +100,7 @@ pub use mlua;
 mod alien;
 pub mod api;
 pub mod apidoc;
+pub mod lint;
 pub mod runtime;
 
 pub use runtime::{BehaviourDef, LuaBehaviour, ScriptHost};

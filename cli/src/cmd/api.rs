@@ -7,7 +7,8 @@ use super::check::print;
 use std::process::ExitCode;
 
 #[derive(clap::Args, Debug)]
-#[group(required = true, multiple = false)]
+#[command(group(clap::ArgGroup::new("what").required(true).multiple(false).args(["lua", "markdown", "luacheckrc", "luarc"])))]
+#[group(skip)]
 pub struct Args {
     /// LuaLS type stubs, for editors (`behaviours/types/overmind.d.lua`).
     #[arg(long)]
@@ -15,23 +16,52 @@ pub struct Args {
     /// The reference page (`docs/API.md`).
     #[arg(long)]
     pub markdown: bool,
+    /// A `.luacheckrc` allowing exactly the globals and library fields the sandbox gives.
+    #[arg(long)]
+    pub luacheckrc: bool,
+    /// A `.luarc.json` for the Lua language server, pointing at a pack's `types/` stubs.
+    #[arg(long)]
+    pub luarc: bool,
+    /// With `--luarc`: where the stubs are, relative to the `.luarc.json`.
+    #[arg(long, default_value = "types", requires = "luarc")]
+    pub types: String,
 }
 
 /// The text `args` asks for.
-#[must_use]
-pub fn text(args: &Args) -> String {
+///
+/// # Errors
+/// The sandbox could not be probed for `--luacheckrc` (a host fault).
+pub fn generate(args: &Args) -> Result<String, String> {
     if args.lua {
-        overmind_scripting::apidoc::lua_stubs()
+        Ok(overmind_scripting::apidoc::lua_stubs())
+    } else if args.luacheckrc {
+        overmind_scripting::lint::luacheckrc().map_err(|e| e.to_string())
+    } else if args.luarc {
+        Ok(overmind_scripting::lint::luarc(&args.types))
     } else {
-        overmind_scripting::apidoc::markdown()
+        Ok(overmind_scripting::apidoc::markdown())
     }
+}
+
+/// The stubs or the reference (for the freshness tests).
+#[cfg(test)]
+fn text(args: &Args) -> String {
+    generate(args).unwrap_or_default()
 }
 
 /// Run `overmind api`.
 #[must_use]
 pub fn run(args: &Args) -> ExitCode {
-    print(&text(args));
-    ExitCode::SUCCESS
+    match generate(args) {
+        Ok(text) => {
+            print(&text);
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
 }
 
 #[cfg(test)]
@@ -63,6 +93,9 @@ mod tests {
         let args = Args {
             lua: true,
             markdown: false,
+            luacheckrc: false,
+            luarc: false,
+            types: "types".into(),
         };
         same(
             "behaviours/types/overmind.d.lua",
@@ -76,11 +109,41 @@ mod tests {
         let args = Args {
             lua: false,
             markdown: true,
+            luacheckrc: false,
+            luarc: false,
+            types: "types".into(),
         };
         same(
             "docs/API.md",
             &text(&args),
             "cargo run -- api --markdown > docs/API.md",
+        );
+    }
+
+    #[test]
+    fn committed_lint_configs_are_fresh() {
+        let rc = Args {
+            lua: false,
+            markdown: false,
+            luacheckrc: true,
+            luarc: false,
+            types: "types".into(),
+        };
+        same(
+            ".luacheckrc",
+            &text(&rc),
+            "cargo run -- api --luacheckrc > .luacheckrc",
+        );
+        let luarc = Args {
+            luacheckrc: false,
+            luarc: true,
+            types: "behaviours/types".into(),
+            ..rc
+        };
+        same(
+            ".luarc.json",
+            &text(&luarc),
+            "cargo run -- api --luarc --types behaviours/types > .luarc.json",
         );
     }
 }

@@ -3,6 +3,9 @@ return alien_type {
   id = "lurker",
   name = "Lurker",
   unit = { max = 2 },
-  movement = 4, melee = 4, defence = 2, health = 3,
+  movement = 4,
+  melee = 4,
+  defence = 2,
+  health = 3,
   behaviours = { "ambush" },
 }

@@ -16,13 +16,19 @@ return behaviour {
       local reach = false
       for _, hero in ipairs(heroes) do
         local steps = game:steps_to_adjacent(model, hero)
-        if steps and steps <= model:move_left() then reach = true end
+        if steps and steps <= model:move_left() then
+          reach = true
+        end
       end
-      if reach then model:move_towards(heroes, model:move_left()) end
+      if reach then
+        model:move_towards(heroes, model:move_left())
+      end
     end
     if unit:in_melee() then
       local target = game:choose("Ambush which Hero?", unit:melee_targets())
-      if target then unit:melee(target, { penalty = 1 }) end
+      if target then
+        unit:melee(target, { penalty = 1 })
+      end
     else
       game:log("no Hero within reach of the ambush")
     end

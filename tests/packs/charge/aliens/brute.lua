@@ -3,6 +3,9 @@ return alien_type {
   id = "brute",
   name = "Brute",
   unit = { max = 1 },
-  movement = 6, melee = 3, defence = 2, health = 3,
+  movement = 6,
+  melee = 3,
+  defence = 2,
+  health = 3,
   behaviours = { "take_cover", "charge" },
 }
