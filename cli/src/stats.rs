@@ -1,14 +1,17 @@
 //! What `overmind simulate` counts: per game, read off the event log (who won, rounds, which
 //! behaviours fired and what they achieved, damage by alien type), then summed over games
-//! with Wilson confidence intervals for the win rates.
+//! with Wilson confidence intervals for the win rates and normal intervals for the damage per
+//! use. Everything summed is an integer (counts, sums, sums of squares), so totals of slices
+//! of the seeds add up exactly to the totals of the whole run (`simulate --shard`, `merge`).
 
 use overmind_core::Id;
 use overmind_core::{AttackKind, Event, Side};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
 
 /// One Alien Behaviour's record.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct BehaviourStats {
     /// Times the Overmind chose it for a revealed unit.
     pub chosen: u64,
@@ -22,10 +25,14 @@ pub struct BehaviourStats {
     pub hero_kills: u64,
     /// Damage the performing side's models took while it ran (Overwatch, Free Attacks).
     pub damage_taken: u64,
+    /// The sum over its uses (times chosen) of the square of the damage Heroes took during
+    /// that use: with `chosen` and `damage_dealt`, the spread of the damage per use.
+    pub damage_dealt_sq: u64,
 }
 
 /// One Alien Type's record.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct AlienStats {
     /// Units of it revealed.
     pub revealed: u64,
@@ -37,6 +44,9 @@ pub struct AlienStats {
     pub models_lost: u64,
     /// Hero models its units killed.
     pub hero_kills: u64,
+    /// The sum over its revealed units of the square of the damage each unit's attacks did:
+    /// with `revealed` and `damage_dealt`, the spread of the damage per unit.
+    pub damage_dealt_sq: u64,
 }
 
 /// What one game came to.
@@ -59,7 +69,11 @@ impl GameStats {
         };
         let mut unit_type: HashMap<Id, Id> = HashMap::new();
         let mut model_type: HashMap<Id, Id> = HashMap::new();
-        let mut running: Vec<String> = Vec::new();
+        // Each reveal of a unit, with the damage its attacks did since; a unit's latest reveal.
+        let mut reveals: Vec<(Id, u64)> = Vec::new();
+        let mut unit_reveal: HashMap<Id, usize> = HashMap::new();
+        // The behaviours running, innermost last, with the damage dealt during each.
+        let mut running: Vec<(String, u64)> = Vec::new();
         for e in log {
             match e {
                 Event::ModelsPlaced {
@@ -68,6 +82,8 @@ impl GameStats {
                     models,
                 } => {
                     unit_type.insert(*unit, *type_id);
+                    unit_reveal.insert(*unit, reveals.len());
+                    reveals.push((*type_id, 0));
                     for m in models {
                         model_type.insert(m.id, m.type_id);
                     }
@@ -78,21 +94,21 @@ impl GameStats {
                         .entry(behaviour.to_string())
                         .or_default()
                         .chosen += 1;
-                    running.push(behaviour.to_string());
+                    running.push((behaviour.to_string(), 0));
                 }
                 Event::BehaviourPerformed { behaviour, .. } => {
                     g.behaviours
                         .entry(behaviour.to_string())
                         .or_default()
                         .performed += 1;
-                    running.pop();
+                    g.end_use(running.pop());
                 }
                 Event::BehaviourFailed { behaviour, .. } => {
                     g.behaviours
                         .entry(behaviour.to_string())
                         .or_default()
                         .failed += 1;
-                    running.pop();
+                    g.end_use(running.pop());
                 }
                 Event::BehaviourSkipped { .. } => g.skipped += 1,
                 Event::Attack {
@@ -104,6 +120,12 @@ impl GameStats {
                     if let Some(t) = unit_type.get(attacker.as_str()) {
                         g.aliens.entry(t.to_string()).or_default().damage_dealt +=
                             u64::from(*damage);
+                        if let Some(r) = unit_reveal
+                            .get(attacker.as_str())
+                            .and_then(|&i| reveals.get_mut(i))
+                        {
+                            r.1 += u64::from(*damage);
+                        }
                     }
                 }
                 Event::Damage { model, amount, .. } => {
@@ -111,13 +133,14 @@ impl GameStats {
                     match model_type.get(model.as_str()) {
                         Some(t) => {
                             g.aliens.entry(t.to_string()).or_default().damage_taken += amount;
-                            if let Some(b) = running.last() {
+                            if let Some((b, _)) = running.last() {
                                 g.behaviours.entry(b.clone()).or_default().damage_taken += amount;
                             }
                         }
                         None => {
-                            if let Some(b) = running.last() {
+                            if let Some((b, dealt)) = running.last_mut() {
                                 g.behaviours.entry(b.clone()).or_default().damage_dealt += amount;
+                                *dealt += amount;
                             }
                         }
                     }
@@ -128,7 +151,7 @@ impl GameStats {
                         if let Some(t) = by.as_ref().and_then(|u| unit_type.get(u.as_str())) {
                             g.aliens.entry(t.to_string()).or_default().hero_kills += 1;
                         }
-                        if let Some(b) = running.last() {
+                        if let Some((b, _)) = running.last() {
                             g.behaviours.entry(b.clone()).or_default().hero_kills += 1;
                         }
                     }
@@ -137,7 +160,64 @@ impl GameStats {
                 _ => {}
             }
         }
+        // Behaviours the game ended during are uses too: every `chosen` has its square.
+        while let Some(open) = running.pop() {
+            g.end_use(Some(open));
+        }
+        for (t, dealt) in reveals {
+            let a = g.aliens.entry(t.to_string()).or_default();
+            a.damage_dealt_sq = a
+                .damage_dealt_sq
+                .saturating_add(dealt.saturating_mul(dealt));
+        }
         g
+    }
+
+    /// A behaviour's use ended having dealt `dealt` damage.
+    fn end_use(&mut self, used: Option<(String, u64)>) {
+        if let Some((b, dealt)) = used {
+            let s = self.behaviours.entry(b).or_default();
+            s.damage_dealt_sq = s
+                .damage_dealt_sq
+                .saturating_add(dealt.saturating_mul(dealt));
+        }
+    }
+}
+
+/// A mean per use with its 95% interval, mean ± 1.96·sd/√n (the sample standard deviation),
+/// computed from the count, the sum and the sum of squares alone.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PerUse {
+    /// `None` without any use.
+    pub mean: Option<f64>,
+    /// `None` with fewer than two uses.
+    pub ci95: Option<[f64; 2]>,
+}
+
+/// The mean of `n` values summing to `sum` whose squares sum to `sum_sq`, with its interval.
+#[must_use]
+pub fn per_use(n: u64, sum: u64, sum_sq: u64) -> PerUse {
+    if n == 0 {
+        return PerUse {
+            mean: None,
+            ci95: None,
+        };
+    }
+    let mean = sum as f64 / n as f64;
+    if n < 2 {
+        return PerUse {
+            mean: Some(mean),
+            ci95: None,
+        };
+    }
+    // n·Σx² − (Σx)² ≥ 0, exact in integers; the variance is that over n(n − 1).
+    let (nn, s, q) = (u128::from(n), u128::from(sum), u128::from(sum_sq));
+    let spread = (nn * q).saturating_sub(s * s) as f64;
+    let var = spread / (n as f64 * (n - 1) as f64);
+    let half = 1.96 * (var / n as f64).sqrt();
+    PerUse {
+        mean: Some(mean),
+        ci95: Some([mean - half, mean + half]),
     }
 }
 
@@ -185,7 +265,8 @@ pub fn wilson(k: u64, n: u64) -> Rate {
 }
 
 /// Many games summed.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Totals {
     pub games: u64,
     pub heroes: u64,
@@ -213,7 +294,15 @@ impl Totals {
         }
         self.rounds += u64::from(g.rounds);
         self.skipped += g.skipped;
-        for (id, b) in &g.behaviours {
+        self.add_records(&g.behaviours, &g.aliens);
+    }
+
+    fn add_records(
+        &mut self,
+        behaviours: &BTreeMap<String, BehaviourStats>,
+        aliens: &BTreeMap<String, AlienStats>,
+    ) {
+        for (id, b) in behaviours {
             let t = self.behaviours.entry(id.clone()).or_default();
             t.chosen += b.chosen;
             t.performed += b.performed;
@@ -221,15 +310,35 @@ impl Totals {
             t.damage_dealt += b.damage_dealt;
             t.hero_kills += b.hero_kills;
             t.damage_taken += b.damage_taken;
+            t.damage_dealt_sq = t.damage_dealt_sq.saturating_add(b.damage_dealt_sq);
         }
-        for (id, a) in &g.aliens {
+        for (id, a) in aliens {
             let t = self.aliens.entry(id.clone()).or_default();
             t.revealed += a.revealed;
             t.damage_dealt += a.damage_dealt;
             t.damage_taken += a.damage_taken;
             t.models_lost += a.models_lost;
             t.hero_kills += a.hero_kills;
+            t.damage_dealt_sq = t.damage_dealt_sq.saturating_add(a.damage_dealt_sq);
         }
+    }
+
+    /// Add another set of games (another slice of the seeds): the same totals as adding its
+    /// games one by one.
+    pub fn merge(&mut self, o: &Totals) {
+        if o.games > 0 {
+            if self.games == 0 || o.min_rounds < self.min_rounds {
+                self.min_rounds = o.min_rounds;
+            }
+            self.max_rounds = self.max_rounds.max(o.max_rounds);
+        }
+        self.games += o.games;
+        self.heroes += o.heroes;
+        self.overmind += o.overmind;
+        self.unfinished += o.unfinished;
+        self.rounds += o.rounds;
+        self.skipped += o.skipped;
+        self.add_records(&o.behaviours, &o.aliens);
     }
 
     #[must_use]
@@ -327,5 +436,83 @@ mod tests {
             (2, 1, 1, 3, 5)
         );
         assert!((t.mean_rounds() - 4.0).abs() < 1e-9);
+        // One use of rush dealing 2: the square is 4; one stalker unit dealing nothing.
+        assert_eq!(t.behaviours["rush"].damage_dealt_sq, 4);
+        assert_eq!(t.aliens["stalker"].damage_dealt_sq, 0);
+    }
+
+    #[test]
+    fn the_damage_per_use_interval_is_the_textbook_one() {
+        // 2, 4, 4, 4, 5, 5, 7, 9: mean 5, sample sd 2.138; half-width 1.96·sd/√8.
+        let xs = [2u64, 4, 4, 4, 5, 5, 7, 9];
+        let (n, sum, sq) = (
+            xs.len() as u64,
+            xs.iter().sum::<u64>(),
+            xs.iter().map(|x| x * x).sum::<u64>(),
+        );
+        let p = per_use(n, sum, sq);
+        assert_eq!(p.mean, Some(5.0));
+        let sd = (32.0f64 / 7.0).sqrt();
+        let half = 1.96 * sd / 8f64.sqrt();
+        let ci = p.ci95.unwrap_or([0.0, 0.0]);
+        assert!((ci[0] - (5.0 - half)).abs() < 1e-12, "{p:?}");
+        assert!((ci[1] - (5.0 + half)).abs() < 1e-12, "{p:?}");
+        assert_eq!(
+            per_use(0, 0, 0),
+            PerUse {
+                mean: None,
+                ci95: None
+            }
+        );
+        assert_eq!(per_use(1, 3, 9).ci95, None);
+        // Every use alike: no spread.
+        assert_eq!(per_use(4, 8, 16).ci95, Some([2.0, 2.0]));
+    }
+
+    #[test]
+    fn totals_of_slices_merge_to_the_totals_of_the_whole() {
+        let game = |rounds: u32, winner: Option<Side>, dealt: u64| {
+            let mut g = GameStats {
+                rounds,
+                winner,
+                ..GameStats::default()
+            };
+            g.behaviours.insert(
+                "rush".into(),
+                BehaviourStats {
+                    chosen: 2,
+                    damage_dealt: dealt,
+                    damage_dealt_sq: dealt * dealt,
+                    ..BehaviourStats::default()
+                },
+            );
+            g.aliens.insert(
+                format!("t{}", rounds % 3),
+                AlienStats {
+                    revealed: 1,
+                    damage_dealt: dealt,
+                    damage_dealt_sq: dealt * dealt,
+                    ..AlienStats::default()
+                },
+            );
+            g
+        };
+        let games: Vec<GameStats> = (0..10)
+            .map(|i| {
+                let w = [Some(Side::Heroes), Some(Side::Overmind), None][i % 3];
+                game(3 + (i as u32 * 7) % 5, w, i as u64)
+            })
+            .collect();
+        let mut whole = Totals::default();
+        games.iter().for_each(|g| whole.add(g));
+        for n in 1..=12 {
+            let mut merged = Totals::default();
+            for i in 0..n {
+                let mut slice = Totals::default();
+                games.iter().skip(i).step_by(n).for_each(|g| slice.add(g));
+                merged.merge(&slice);
+            }
+            assert_eq!(merged, whole, "{n} slices");
+        }
     }
 }

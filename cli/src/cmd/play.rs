@@ -9,7 +9,7 @@ use crate::packs;
 use crate::session::Session;
 use crate::terminal::Terminal;
 use crate::turn::Turn;
-use overmind_core::ai::{AiController, HeroAi, OvermindAi, Player};
+use overmind_core::ai::{controller, player, Level, Player};
 use overmind_core::{Action, Controller, Controllers, Side};
 use overmind_scripting::reload::Watcher;
 use std::cell::RefCell;
@@ -32,6 +32,12 @@ pub struct Args {
     /// Who plays the Overmind.
     #[arg(long, value_enum, default_value_t = Who::Ai)]
     pub overmind: Who,
+    /// How well the AI plays the Overmind, when it does: greedy, standard or strong.
+    #[arg(long = "overmind-ai", value_name = "LEVEL", default_value_t = Level::Standard)]
+    pub overmind_ai: Level,
+    /// How well the AI plays the Heroes, when it does: greedy, standard or strong.
+    #[arg(long = "heroes-ai", value_name = "LEVEL", default_value_t = Level::Standard)]
+    pub heroes_ai: Level,
     /// The game's seed (dice, Blip contents); random when left out, and kept in saves.
     #[arg(long, value_name = "N")]
     pub seed: Option<u64>,
@@ -125,20 +131,24 @@ pub fn run(args: &Args) -> Result<(), CliError> {
             }
         }
     };
-    let controller = |who: Who| -> Box<dyn Controller> {
+    let decider = |who: Who, level: Level| -> Box<dyn Controller> {
         match who {
             Who::Human => Box::new(Human {
                 frontend: Rc::clone(&frontend),
             }),
-            Who::Ai => Box::new(AiController),
+            Who::Ai => controller(level),
         }
     };
-    let ctl = Controllers::new(controller(args.heroes), controller(args.overmind));
+    let ctl = Controllers::new(
+        decider(args.heroes, args.heroes_ai),
+        decider(args.overmind, args.overmind_ai),
+    );
     let seed = args.seed.unwrap_or_else(random_seed);
     let mut session = Session::start(dirs, &args.mission, seed, ctl)?;
     frontend.borrow_mut().started(&session);
     let sides = [args.heroes, args.overmind];
-    let end = play(&mut session, &frontend, watcher.as_ref(), sides);
+    let levels = [args.heroes_ai, args.overmind_ai];
+    let end = play(&mut session, &frontend, watcher.as_ref(), sides, levels);
     if let Some(reason) = end {
         frontend.borrow_mut().note(Note::Quit, reason);
     }
@@ -180,8 +190,10 @@ fn play(
     frontend: &Shared,
     watcher: Option<&Watcher>,
     sides: [Who; 2],
+    levels: [Level; 2],
 ) -> Option<&'static str> {
-    let (mut heroes, mut overmind) = (HeroAi, OvermindAi);
+    let mut heroes = player(Side::Heroes, levels[0]);
+    let mut overmind = player(Side::Overmind, levels[1]);
     let mut dirty = true;
     let mut ai_actions = 0;
     loop {
@@ -205,12 +217,12 @@ fn play(
                     .error("the AI took too many actions without the game ending", None);
                 return Some("the AI made no progress");
             }
-            let player: &mut dyn Player = if side == Side::Heroes {
-                &mut heroes
+            let ai: &mut dyn Player = if side == Side::Heroes {
+                heroes.as_mut()
             } else {
-                &mut overmind
+                overmind.as_mut()
             };
-            let events = session.ai_step(player);
+            let events = session.ai_step(ai);
             frontend.borrow_mut().events(session, &events);
             dirty = true;
             continue;
