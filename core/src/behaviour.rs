@@ -46,6 +46,10 @@ pub trait Behaviour {
         let _ = ctx;
         None
     }
+    /// Has it an [`Behaviour::ai_score`]? (So the look-ahead copies the game for it only then.)
+    fn has_ai_score(&self) -> bool {
+        false
+    }
 }
 
 /// A model as a behaviour sees it.

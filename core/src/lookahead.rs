@@ -24,7 +24,7 @@ pub fn budget(level: Level) -> Option<Budget> {
     match level {
         Level::Greedy => None,
         Level::Standard => Some(Budget {
-            samples: 2,
+            samples: 1,
             playout: 0,
         }),
         Level::Strong => Some(Budget {
@@ -143,7 +143,12 @@ pub(crate) fn score_behaviour(
         total += overmind_value(&copy, content) - before;
     }
     let mut score = total / f64::from(samples);
-    if let Some(beh) = content.behaviours.get(b.as_str()).cloned() {
+    if let Some(beh) = content
+        .behaviours
+        .get(b.as_str())
+        .filter(|beh| beh.has_ai_score())
+        .cloned()
+    {
         let mut copy = eng.st.clone();
         let mut ctl = Controllers::new(Box::new(AiController), Box::new(AiController));
         let mut sub = Engine::new(&mut copy, content, &mut ctl);
@@ -312,8 +317,8 @@ fn fall_back(state: &GameState, o: &Obstacles, heroes: &[(Id, Pos)], b: &Blip) -
 }
 
 /// The Heroes' turn at `standard` and `strong` (the same today), from the Heroes' view only: as
-/// the greedy AI, but a Hero with nothing to shoot and no revealed alien near Sprints on
-/// instead of standing on Overwatch (Decoys that fall back must be hunted down before the
+/// the greedy AI, but the Heroes who can attack act first, and a Hero with nothing to shoot and
+/// no revealed alien near Sprints on instead of standing on Overwatch (Decoys that fall back must be hunted down before the
 /// round limit). A search over determinized copies of the Heroes' view (face-down Blips given
 /// contents sampled from what the Heroes had seen, then played on by the greedy AIs) was tried
 /// for `strong` and lost more games than this (docs/BENCHMARKS.md), so it is not used.
@@ -331,6 +336,22 @@ impl HeroPlanner {
 
 impl Player for HeroPlanner {
     fn next_action(&mut self, view: View<'_>, content: &Content) -> Action {
+        let state = view.state();
+        // Heroes who can attack now act first: fire before the aliens close in.
+        if state.active.is_none() {
+            let o = state.compute_obstacles();
+            for u in state
+                .units
+                .iter()
+                .filter(|u| u.side == Side::Heroes && u.alive() && !u.extracted && !u.activated)
+            {
+                if let Some(a @ (Action::Shoot { .. } | Action::Melee { .. })) =
+                    crate::ai::hero_plan(state, content, &o, u)
+                {
+                    return a;
+                }
+            }
+        }
         let action = HeroAi.next_action(view, content);
         let action = match action {
             Action::Overwatch { unit } => sprint_on(view.state(), content, unit).unwrap_or(action),

@@ -370,4 +370,10 @@ impl Behaviour for LuaBehaviour {
     fn ai_score(&self, ctx: &mut BehaviourCtx<'_, '_>) -> Option<f64> {
         self.host.ai_score(&self.id, ctx)
     }
+
+    fn has_ai_score(&self) -> bool {
+        self.host
+            .definition(&self.id)
+            .is_some_and(|d| d.has_ai_score)
+    }
 }
