@@ -15,7 +15,11 @@ return behaviour {
       game:log("no other Alien Unit to protect")
       return
     end
-    local guarded = game:unit(nearest.unit):models()
+    local guarded_unit = game:unit(nearest.unit)
+    if not guarded_unit then
+      return
+    end
+    local guarded = guarded_unit:models()
     for _, model in ipairs(game:model_order(unit)) do
       if model.alive then -- a model killed on the way (Overwatch) moves no more
         model:move_towards(guarded, model:move_left()) -- stops once adjacent

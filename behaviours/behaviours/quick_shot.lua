@@ -14,6 +14,8 @@ return behaviour {
       return
     end
     local hero = game:choose("Shoot which Hero?", targets)
-    unit:shoot(hero, { penalty = 1 })
+    if hero then
+      unit:shoot(hero, { penalty = 1 })
+    end
   end,
 }

@@ -25,7 +25,8 @@ return behaviour {
         else
           options[#options + 1] = "stay"
           local choice = game:choose("Where does " .. model.id .. " take cover?", options)
-          if choice ~= "stay" then
+          if choice ~= nil and choice ~= "stay" then
+            ---@cast choice Square
             model:move_to(choice)
           end
         end

@@ -21,7 +21,10 @@ return behaviour {
     if unit:in_melee() then
       local targets = unit:melee_targets()
       if #targets > 0 and game:confirm("Make the Melee attack?") then
-        unit:melee(game:choose("Melee which Hero?", targets), { penalty = 1 })
+        local target = game:choose("Melee which Hero?", targets)
+        if target then
+          unit:melee(target, { penalty = 1 })
+        end
       end
     end
   end,
