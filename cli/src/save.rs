@@ -129,40 +129,10 @@ impl Save {
     /// # Errors
     /// The file cannot be written, or is not a regular file; the message names it.
     pub fn write(&self, path: &Path) -> Result<(), String> {
-        let text =
+        let mut text =
             serde_json::to_string_pretty(self).map_err(|e| format!("{}: {e}", path.display()))?;
-        let refuse = |why: String| format!("cannot save to {}: {why}", path.display());
-        let target = save_target(path).map_err(refuse)?;
-        let Some(name) = target.file_name().map(|n| n.to_string_lossy().into_owned()) else {
-            return Err(refuse("expected a file name".into()));
-        };
-        let dir = match target.parent() {
-            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-            _ => PathBuf::from("."),
-        };
-        let fail = |e: std::io::Error| format!("cannot save to {}: {e}", path.display());
-        let mut tmp = tempfile::Builder::new()
-            .prefix(&format!(".{name}."))
-            .suffix(".tmp")
-            .tempfile_in(&dir)
-            .map_err(fail)?;
-        tmp.write_all(text.as_bytes()).map_err(fail)?;
-        tmp.write_all(b"\n").map_err(fail)?;
-        // A save over an older one keeps its permissions.
-        if let Ok(m) = std::fs::metadata(&target) {
-            let _ = tmp.as_file().set_permissions(m.permissions());
-        }
-        tmp.as_file().sync_all().map_err(fail)?;
-        // Looked at again just before the rename, in case something else was put there.
-        if save_target(path).map_err(refuse)? != target {
-            return Err(refuse("it changed while the game was being saved".into()));
-        }
-        tmp.persist(&target).map_err(|e| fail(e.error))?;
-        // The rename itself is durable once the directory is synced (where that is possible).
-        if let Ok(d) = std::fs::File::open(&dir) {
-            let _ = d.sync_all();
-        }
-        Ok(())
+        text.push('\n');
+        write_regular(path, &text, "cannot save to", "a save")
     }
 
     /// Read and check a save.
@@ -225,7 +195,47 @@ impl Save {
 
 /// The file a save to `path` replaces: `path` itself when it is missing or a regular file, the
 /// regular file a symbolic link leads to; anything else is refused, saying what it is.
-fn save_target(path: &Path) -> Result<PathBuf, String> {
+/// Write `text` to `path` atomically, and only ever a regular file (see [`Save::write`]).
+/// Messages start with `cannot` (e.g. "cannot save to PATH") and call the file `kind` (e.g. "a
+/// save") when they refuse what stands there.
+///
+/// # Errors
+/// The file cannot be written, or is not a regular file; the message names it.
+pub fn write_regular(path: &Path, text: &str, cannot: &str, kind: &str) -> Result<(), String> {
+    let refuse = |why: String| format!("{cannot} {}: {why}", path.display());
+    let target = regular_target(path, kind).map_err(refuse)?;
+    let Some(name) = target.file_name().map(|n| n.to_string_lossy().into_owned()) else {
+        return Err(refuse("expected a file name".into()));
+    };
+    let dir = match target.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let fail = |e: std::io::Error| refuse(e.to_string());
+    let mut tmp = tempfile::Builder::new()
+        .prefix(&format!(".{name}."))
+        .suffix(".tmp")
+        .tempfile_in(&dir)
+        .map_err(fail)?;
+    tmp.write_all(text.as_bytes()).map_err(fail)?;
+    // Writing over an older file keeps its permissions.
+    if let Ok(m) = std::fs::metadata(&target) {
+        let _ = tmp.as_file().set_permissions(m.permissions());
+    }
+    tmp.as_file().sync_all().map_err(fail)?;
+    // Looked at again just before the rename, in case something else was put there.
+    if regular_target(path, kind).map_err(refuse)? != target {
+        return Err(refuse("it changed while it was being written".into()));
+    }
+    tmp.persist(&target).map_err(|e| fail(e.error))?;
+    // The rename itself is durable once the directory is synced (where that is possible).
+    if let Ok(d) = std::fs::File::open(&dir) {
+        let _ = d.sync_all();
+    }
+    Ok(())
+}
+
+fn regular_target(path: &Path, kind: &str) -> Result<PathBuf, String> {
     match std::fs::symlink_metadata(path) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(path.to_path_buf()),
         Err(e) => Err(e.to_string()),
@@ -239,7 +249,7 @@ fn save_target(path: &Path) -> Result<PathBuf, String> {
             Err(e) => Err(format!("it is a symbolic link that leads nowhere ({e})")),
         },
         Ok(m) => Err(format!(
-            "it is {}: a save only replaces a regular file",
+            "it is {}: {kind} only replaces a regular file",
             what(&m.file_type())
         )),
     }

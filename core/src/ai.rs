@@ -376,32 +376,40 @@ pub(crate) fn hero_plan(
 
 impl Player for OvermindAi {
     fn next_action(&mut self, view: View<'_>, content: &Content) -> Action {
-        let state = view.state();
-        let o = state.compute_obstacles();
-        let heroes: Vec<(Id, Pos)> = state.hero_models().map(|m| (m.id, m.pos)).collect();
-        if heroes.is_empty() {
-            return Action::End;
-        }
-        let blips = state
-            .blips
-            .iter()
-            .filter(|b| !b.activated)
-            .map(|b| b.id.as_str());
-        let units = state
-            .units
-            .iter()
-            .filter(|u| u.side == Side::Overmind && u.alive() && !u.activated)
-            .map(|u| u.id.as_str());
-        next_of(state, blips.chain(units), |id| {
-            if let Some(b) = state.blip(id) {
-                blip_plan(state, &o, &heroes, b)
-            } else {
-                state
-                    .unit(id)
-                    .and_then(|u| alien_plan(state, content, &o, &heroes, u))
-            }
-        })
+        overmind_turn(view.state(), content, blip_plan)
     }
+}
+
+/// How a level moves one Blip: the state, obstacles, the Heroes' models and the Blip.
+pub(crate) type BlipPlan = fn(&GameState, &Obstacles, &[(Id, Pos)], &Blip) -> Option<Action>;
+
+/// The Overmind's next action: Blips first (by `blip`), then revealed units as the greedy AI
+/// plays them.
+pub(crate) fn overmind_turn(state: &GameState, content: &Content, blip: BlipPlan) -> Action {
+    let o = state.compute_obstacles();
+    let heroes: Vec<(Id, Pos)> = state.hero_models().map(|m| (m.id, m.pos)).collect();
+    if heroes.is_empty() {
+        return Action::End;
+    }
+    let blips = state
+        .blips
+        .iter()
+        .filter(|b| !b.activated)
+        .map(|b| b.id.as_str());
+    let units = state
+        .units
+        .iter()
+        .filter(|u| u.side == Side::Overmind && u.alive() && !u.activated)
+        .map(|u| u.id.as_str());
+    next_of(state, blips.chain(units), |id| {
+        if let Some(b) = state.blip(id) {
+            blip(state, &o, &heroes, b)
+        } else {
+            state
+                .unit(id)
+                .and_then(|u| alien_plan(state, content, &o, &heroes, u))
+        }
+    })
 }
 
 /// A Blip flips when a Hero is near, else closes in without entering any Hero's sight.

@@ -238,31 +238,7 @@ impl OvermindPlanner {
 impl Player for OvermindPlanner {
     fn next_action(&mut self, view: View<'_>, content: &Content) -> Action {
         let _ = self.level;
-        let state = view.state();
-        let o = state.compute_obstacles();
-        let heroes: Vec<(Id, Pos)> = state.hero_models().map(|m| (m.id, m.pos)).collect();
-        if heroes.is_empty() {
-            return Action::End;
-        }
-        let blips = state
-            .blips
-            .iter()
-            .filter(|b| !b.activated)
-            .map(|b| b.id.as_str());
-        let units = state
-            .units
-            .iter()
-            .filter(|u| u.side == Side::Overmind && u.alive() && !u.activated)
-            .map(|u| u.id.as_str());
-        crate::ai::next_of(state, blips.chain(units), |id| {
-            if let Some(b) = state.blip(id) {
-                blip_plan(state, &o, &heroes, b)
-            } else {
-                state
-                    .unit(id)
-                    .and_then(|u| crate::ai::alien_plan(state, content, &o, &heroes, u))
-            }
-        })
+        crate::ai::overmind_turn(view.state(), content, blip_plan)
     }
 }
 

@@ -15,7 +15,6 @@ use overmind_core::{Content, Game};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -1152,52 +1151,7 @@ fn merge(args: &MergeArgs) -> Result<(), CliError> {
 /// # Errors
 /// The file cannot be written, or is not a regular file; the message names it.
 fn write_atomically(path: &Path, text: &str) -> Result<(), CliError> {
-    let refuse = |why: String| CliError::Failed(format!("cannot write {}: {why}", path.display()));
-    let target = regular_target(path).map_err(refuse)?;
-    let Some(name) = target.file_name().map(|n| n.to_string_lossy().into_owned()) else {
-        return Err(refuse("expected a file name".into()));
-    };
-    let dir = match target.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let io = |e: std::io::Error| refuse(e.to_string());
-    let mut tmp = tempfile::Builder::new()
-        .prefix(&format!(".{name}."))
-        .suffix(".tmp")
-        .tempfile_in(&dir)
-        .map_err(io)?;
-    tmp.write_all(text.as_bytes()).map_err(io)?;
-    if let Ok(m) = std::fs::metadata(&target) {
-        let _ = tmp.as_file().set_permissions(m.permissions());
-    }
-    tmp.as_file().sync_all().map_err(io)?;
-    // Looked at again just before the rename, in case something else was put there.
-    if regular_target(path).map_err(refuse)? != target {
-        return Err(refuse("it changed while the report was written".into()));
-    }
-    tmp.persist(&target).map_err(|e| io(e.error))?;
-    if let Ok(d) = std::fs::File::open(&dir) {
-        let _ = d.sync_all();
-    }
-    Ok(())
-}
-
-/// The file a write to `path` replaces: `path` itself when it is missing or a regular file, the
-/// regular file a symbolic link leads to; anything else is refused, saying what it is.
-fn regular_target(path: &Path) -> Result<PathBuf, String> {
-    match std::fs::symlink_metadata(path) {
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(path.to_path_buf()),
-        Err(e) => Err(e.to_string()),
-        Ok(m) if m.file_type().is_file() => Ok(path.to_path_buf()),
-        Ok(m) if m.file_type().is_symlink() => match std::fs::metadata(path) {
-            Ok(t) if t.is_file() => std::fs::canonicalize(path).map_err(|e| e.to_string()),
-            Ok(_) => Err("it is a symbolic link to something that is not a regular file".into()),
-            Err(e) => Err(format!("it is a symbolic link that leads nowhere ({e})")),
-        },
-        Ok(m) if m.file_type().is_dir() => Err("it is a directory, not a regular file".into()),
-        Ok(_) => Err("it is not a regular file".into()),
-    }
+    crate::save::write_regular(path, text, "cannot write", "a report").map_err(CliError::Failed)
 }
 
 #[cfg(test)]
