@@ -57,6 +57,22 @@ pub fn problems(ps: Vec<Problem>) -> CliError {
     CliError::Problems(ps.iter().map(ToString::to_string).collect())
 }
 
+/// The file of a mission given as a file or as the id of a mission in the base pack or in
+/// `extra` packs (as `play --mission` takes it). A path that exists is taken as it is, without
+/// loading any pack.
+///
+/// # Errors
+/// The packs' problems, or no such mission (naming the ids there are).
+pub fn mission_file(mission: &str, extra: &[PathBuf]) -> Result<PathBuf, CliError> {
+    let p = PathBuf::from(mission);
+    // What looks like a path is one: its own error ("cannot read") says more than "no mission".
+    if p.is_file() || mission.contains(std::path::MAIN_SEPARATOR) || mission.ends_with(".toml") {
+        return Ok(p);
+    }
+    let set = load(&dirs(extra))?;
+    set.mission_path(mission).map_err(|e| problems(vec![e]))
+}
+
 /// A mission given as an id stays an id; a path is made absolute for saves.
 #[must_use]
 pub fn mission_ref(set: &PackSet, mission: &str) -> String {

@@ -201,3 +201,20 @@ fn los_on_a_broken_file_exits_1() {
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).contains(":3:4: found 'x'"));
 }
+
+/// `map` and `los` take a mission id as `play --mission` does (issue 12).
+#[test]
+fn map_and_los_take_a_mission_id() {
+    let o = overmind(&["map", "demo", "--plain"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(String::from_utf8_lossy(&o.stdout).starts_with("Outpost Kappa (20×20): demo"));
+    let o = overmind(&["los", "small", "0,0", "1,0"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o = overmind(&["map", "nope"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("no mission \"nope\": give a path or one of demo, small"),
+        "{}",
+        stderr(&o)
+    );
+}

@@ -1,4 +1,4 @@
-//! `overmind los PATH X,Y X,Y [--explain] [--rule exact|centre]`: Line of Sight between two
+//! `overmind los MISSION X,Y X,Y [--explain] [--rule exact|centre]`: Line of Sight between two
 //! squares of a mission, with its placed units as obstacles (docs/RULES.md §3).
 //!
 //! Prints `visible` or `blocked` on the first line and exits 0 either way. A malformed square
@@ -14,8 +14,12 @@ use std::path::PathBuf;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// The mission file (TOML); its heroes and Blips are obstacles.
-    pub path: PathBuf,
+    /// The mission: an id of a pack's mission (`demo`, `small`) or a mission file (TOML); its
+    /// heroes and Blips are obstacles.
+    pub path: String,
+    /// A pack to look the mission id up in, besides the base pack (repeatable).
+    #[arg(long = "pack", value_name = "DIR")]
+    pub packs: Vec<PathBuf>,
     /// The square seen from, as X,Y (0,0 is the top-left square).
     #[arg(value_name = "X,Y", value_parser = parse_square, allow_hyphen_values = true)]
     pub from: Pos,
@@ -62,14 +66,14 @@ fn parse_square(s: &str) -> Result<Pos, String> {
 /// # Errors
 /// The mission's problems (exit 1), a square off the map (exit 2), or a failed write.
 pub fn run(args: &Args) -> Result<(), CliError> {
-    let mission = Mission::load(&args.path)?;
+    let mission = Mission::load(&crate::packs::mission_file(&args.path, &args.packs)?)?;
     let map = &mission.map;
     for p in [args.from, args.to] {
         if !map.in_bounds(p) {
             return Err(CliError::Usage(format!(
                 "square {p} is off the map: {} is {}×{}, expected X from 0 to {} and Y from 0 \
                  to {}",
-                args.path.display(),
+                args.path,
                 map.width(),
                 map.height(),
                 map.width() - 1,

@@ -1,4 +1,4 @@
-//! `overmind map PATH [--plain]`: draw a mission's map, its units and a legend.
+//! `overmind map MISSION [--pack DIR]... [--plain]`: draw a mission's map, its units and a legend.
 
 use crate::error::CliError;
 use crate::{output, render};
@@ -7,8 +7,11 @@ use std::path::PathBuf;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// The mission file (TOML).
-    pub path: PathBuf,
+    /// The mission: an id of a pack's mission (`demo`, `small`) or a mission file (TOML).
+    pub path: String,
+    /// A pack to look the mission id up in, besides the base pack (repeatable).
+    #[arg(long = "pack", value_name = "DIR")]
+    pub packs: Vec<PathBuf>,
     /// No colour: plain text (also when stdout is not a terminal, or NO_COLOR is set).
     #[arg(long)]
     pub plain: bool,
@@ -17,7 +20,7 @@ pub struct Args {
 /// # Errors
 /// The mission's problems (exit 1), or a failed write.
 pub fn run(args: &Args) -> Result<(), CliError> {
-    let mission = Mission::load(&args.path)?;
+    let mission = Mission::load(&crate::packs::mission_file(&args.path, &args.packs)?)?;
     let colour = output::use_colour(args.plain);
     let map = &mission.map;
     let mut text = format!(
@@ -25,7 +28,7 @@ pub fn run(args: &Args) -> Result<(), CliError> {
         mission.name,
         map.width(),
         map.height(),
-        args.path.display()
+        args.path
     );
     text.push_str(&render::map(map, &render::units(&mission), colour));
     text.push('\n');
