@@ -75,17 +75,19 @@ function Game:visible_heroes(unit) end
 function Game:heroes_seeing(unit) end
 
 ---The candidate closest to the unit by legal path (steps to a square next to it; 0 when already
----adjacent). Ties are the Overmind's choice.
+---adjacent). Ties are the Overmind's choice, asked with `prompt`.
 ---@param unit Unit Measured from its models.
 ---@param models Model[] The candidates.
+---@param prompt string? The question a tie asks the Overmind (default `"Several are equally close: which one?"`).
 ---@return Model? # nil when `models` is empty.
-function Game:closest(unit, models) end
+function Game:closest(unit, models, prompt) end
 
 ---Asks the Overmind in which order the unit's models act (docs/RULES.md §8.1: a unit of several
 ---models moves model by model in the Overmind's order).
 ---@param unit Unit Usually the performing unit.
+---@param prompt string? The question each pick asks the Overmind (default `"Which model acts next?"`).
 ---@return Model[] # The unit's models in the order the Overmind picks.
-function Game:model_order(unit) end
+function Game:model_order(unit, prompt) end
 
 ---Line of Sight between two squares, with the models and Blips on the map now. Raises an error for
 ---a square off the map.
@@ -147,6 +149,8 @@ function Game:log(message) end
 ---@field side "heroes"|"overmind" Whose unit it is.
 ---@field alive boolean Has the unit a model left on the map? Read live: false once all its models were killed. Acting with a unit that has none raises an error saying who killed them.
 ---@field kind string? Its Alien Type id (Hero profile id for a Hero); nil once it has no models.
+---@field type UnitType? The stats of its type (`unit.type.movement`, `unit.type.shoot.long.range`): its Alien Type's, or for a Hero its profile's. Read from the loaded content at each read; nil once it has no models.
+---@field overwatch "full"|"weak"|nil The Overwatch token it holds (docs/RULES.md §6.5: `"full"` when Overwatch was its activation's first action, `"weak"` when its second, one die fewer), or nil; as when the handle was made. It fires once, then it is gone.
 local Unit = {}
 
 ---The unit's models.
@@ -191,8 +195,33 @@ function Unit:fear(hero) end
 ---the unit has no model left.
 ---@param target Model|Unit|Blip|Pos|(Model|Blip|Unit)[]|Pos[] As for `Model:move_towards`.
 ---@param steps integer? Most squares each model moves; default all it may still move.
+---@param prompt string? The question a tie among a model's end squares asks the Overmind.
 ---@return integer # Squares moved by all models together.
-function Unit:move_towards(target, steps) end
+function Unit:move_towards(target, steps, prompt) end
+
+---Moves every model of the performing unit away from the target as `Model:move_away_from` does,
+---one by one in the order the Overmind picks (`game:model_order`); a model killed meanwhile is
+---skipped. Raises an error when the unit has no model left.
+---@param target Model|Unit|Blip|Pos|(Model|Unit|Blip|Pos)[] As for `Model:move_away_from`.
+---@param steps integer? Most squares each model moves; default all it may still move.
+---@param prompt string? The question a tie among a model's end squares asks the Overmind.
+---@return integer # Squares moved by all models together.
+function Unit:move_away_from(target, steps, prompt) end
+
+---The stats of a unit's type, as `unit.type` reads them: for an Alien Unit its Alien Type's card
+---(the numbers of `alien_type { ... }`), for a Hero its profile's, with Melee and Defence at the
+---Hero's Health when it was read (the Health dial). Read-only; the stats are those of the game's
+---loaded content, so a reloaded card shows its new numbers at the next read.
+---@class UnitType
+---@field id string The Alien Type id or Hero profile id (`unit.kind`).
+---@field name string The name on the card.
+---@field movement integer Movement: squares a Move action may take.
+---@field melee integer Melee CV (a Hero's at its Health).
+---@field defence integer Defence CV (a Hero's at its Health).
+---@field health integer The type's full Health (a model's own is `model.health`).
+---@field fear integer Fear CV for Fear Attacks (0 for none, and for every Hero).
+---@field shoot ShootBands? Its Shoot attack as a fresh table `{ short = { range =, cv = }, long = { range =, cv = } }`; nil when it has none.
+local UnitType = {}
 
 ---A figure on the map — a Hero or one model of an Alien Unit — as it was when the API returned
 ---the handle. Fields are a snapshot (but `alive`, read live): after a move, `game:model(model.id)`
@@ -207,16 +236,41 @@ function Unit:move_towards(target, steps) end
 ---@field y integer Its row (0 at the top).
 ---@field pos Pos Its square as a fresh `{ x =, y = }` table.
 ---@field health integer Its Health (when the handle was made).
+---@field knocked_down boolean Is it Knocked Down (docs/RULES.md §6.6: its next Move action is spent standing up; it cannot attack before)?
+---@field stunned boolean Is it Stunned (docs/RULES.md §6.6: as Knocked Down, but it recovers by an Interact action and cannot defend against Melee)?
+---@field shaken boolean Is it Shaken (docs/RULES.md §6.6: it may not attack the unit that Shook it this round)?
+---@field shaken_by string? The id of the unit that Shook it, or nil when it is not Shaken.
 ---@field alive boolean Is the model still on the map? Read live, not from the snapshot: false once it was killed (by Overwatch during its own move, say). Any action with a killed model raises an error saying who killed it.
 local Model = {}
 
 ---Moves this model of the performing unit up to `steps` squares, as close to the target as it can
 ---get by legal paths. Equally good end squares are the Overmind's choice. Raises an error when
----`steps` is more than the behaviour allows (`max_move`, else Movement) for this model.
+---`steps` is more than the behaviour allows (`max_move`, else Movement) for this model, or when a
+---target square is off the map.
 ---@param target Model|Unit|Blip|Pos|(Model|Blip|Unit)[]|Pos[] Handles: end next to one of them (they are obstacles). Squares: end on one of them.
 ---@param steps integer? Most squares to move; default all the model may still move in this behaviour.
+---@param prompt string? The question a tie among end squares asks the Overmind (default `"where does <model> end its move?"`).
 ---@return integer # Squares actually moved (a reveal or Overwatch can cut a move short).
-function Model:move_towards(target, steps) end
+function Model:move_towards(target, steps, prompt) end
+
+---Moves this model of the performing unit up to `steps` squares by a legal path to the square it
+---can reach that is farthest from the target (the nearest of its squares, by `game:distance`: the
+---game's range), with the fewest steps; equally good end squares are the Overmind's choice, as for
+---`move_towards`. The move is checked by the rules like every move (walls, solid squares, models;
+---Overwatch and Free Attacks happen). Raises an error when `steps` is more than the behaviour
+---allows for this model, or when a target square is off the map.
+---@param target Model|Unit|Blip|Pos|(Model|Unit|Blip|Pos)[] What to keep away from: handles (a unit: each of its models) and squares, in any mix.
+---@param steps integer? Most squares to move; default all the model may still move in this behaviour.
+---@param prompt string? The question a tie among end squares asks the Overmind (default `"where does <model> end its move?"`).
+---@return integer # Squares actually moved (0 when no reachable square is farther; a reveal or Overwatch can cut a move short).
+function Model:move_away_from(target, steps, prompt) end
+
+---The squares `move_away_from(target, steps)` would choose among, without moving: a query. Raises
+---the errors `move_away_from` would.
+---@param target Model|Unit|Blip|Pos|(Model|Unit|Blip|Pos)[] As for `move_away_from`.
+---@param steps integer? Most squares; default all the model may still move in this behaviour.
+---@return Square[] # The equally good end squares, by row then column, each with `steps` to reach it (the model's own square alone when none is farther).
+function Model:reachable_away_from(target, steps) end
 
 ---Moves this model of the performing unit to a square by a shortest legal path. Raises an error
 ---when there is no legal path or it is longer than the model may still move.
@@ -323,10 +377,9 @@ local Rules = {}
 ---@field x integer Column, 0 at the left.
 ---@field y integer Row, 0 at the top.
 
----A reachable square (`Model:reachable`): a `Pos` with the steps to reach it.
----@class Square
----@field x integer Column.
----@field y integer Row.
+---A reachable square (`Model:reachable`, `Model:reachable_away_from`): a `Pos` with the steps to
+---reach it; it passes wherever a `Pos` is expected.
+---@class Square: Pos
 ---@field steps integer Legal steps from the model's square.
 
 ---Options of an attack.

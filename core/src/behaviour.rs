@@ -10,8 +10,9 @@ use crate::id::Id;
 use crate::map::Terrain;
 use crate::motion::Mover;
 use crate::movement::{self, Goal};
+use crate::profile::Shoot;
 use crate::rules::Rules;
-use crate::state::{GameState, Side};
+use crate::state::{GameState, Side, Status};
 use thiserror::Error;
 
 /// Why a behaviour failed. The behaviour ends where it failed: everything it did before
@@ -61,6 +62,24 @@ pub struct ModelInfo {
     pub kind: Id,
     pub pos: Pos,
     pub health: u32,
+    /// Knocked Down, Stunned, Shaken (docs/RULES.md §6.6).
+    pub status: Status,
+}
+
+/// The stats a unit's type gives it, as a behaviour reads them: an Alien Unit's Alien Type, or
+/// a Hero's profile with Melee and Defence at its Health now (the Health dial).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TypeStats {
+    /// The Alien Type id or Hero profile id.
+    pub id: String,
+    pub name: String,
+    pub movement: u32,
+    pub melee: u32,
+    pub defence: u32,
+    /// The type's full Health (a model's own is `ModelInfo::health`).
+    pub health: u32,
+    pub fear: u32,
+    pub shoot: Option<Shoot>,
 }
 
 /// What a behaviour may query and do. Every action is validated by the rules; an illegal one
@@ -282,6 +301,41 @@ impl BehaviourCtx<'_, '_> {
             .map_err(|m| BehaviourError::new(format!("game.storage: {m}")))
     }
 
+    /// The stats of `unit`'s type (the kind of its last model, as a led unit's leader comes
+    /// first): its Alien Type, or for a Hero its profile with the dial at its Health now.
+    /// `None` when the unit has no model left or its type is not loaded.
+    #[must_use]
+    pub fn unit_type(&self, unit: &str) -> Option<TypeStats> {
+        let u = self.eng.st.unit(unit)?;
+        let m = u.models.last()?;
+        let content = self.eng.content;
+        match u.side {
+            Side::Overmind => content.aliens.get(m.kind.as_str()).map(|t| TypeStats {
+                id: t.id.clone(),
+                name: t.name.clone(),
+                movement: t.movement,
+                melee: t.melee,
+                defence: t.defence,
+                health: t.health,
+                fear: t.fear,
+                shoot: t.shoot,
+            }),
+            Side::Heroes => content.heroes.get(m.kind.as_str()).map(|p| {
+                let (melee, defence) = p.dial_at(m.health);
+                TypeStats {
+                    id: p.id.clone(),
+                    name: p.name.clone(),
+                    movement: p.movement,
+                    melee,
+                    defence,
+                    health: p.health,
+                    fear: 0,
+                    shoot: p.shoot,
+                }
+            }),
+        }
+    }
+
     /// Was `model` killed during the action now resolving? `Some(by)` names the killer's unit
     /// (`None` inside when nothing named killed it); `None` when it was not killed.
     #[must_use]
@@ -306,6 +360,7 @@ impl BehaviourCtx<'_, '_> {
                     kind: m.kind,
                     pos: m.pos,
                     health: m.health,
+                    status: m.status.clone(),
                 })
             })
             .collect()
@@ -407,6 +462,16 @@ impl BehaviourCtx<'_, '_> {
     /// The closest of `candidates` to the unit by legal path (to an adjacent square); ties are
     /// the Overmind's choice. `None` when no candidate is given.
     pub fn closest(&mut self, unit: &str, candidates: &[ModelInfo]) -> Option<ModelInfo> {
+        self.closest_asking(unit, candidates, None)
+    }
+
+    /// [`Self::closest`], asking a tie with the caller's `prompt` (else the default one).
+    pub fn closest_asking(
+        &mut self,
+        unit: &str,
+        candidates: &[ModelInfo],
+        prompt: Option<&str>,
+    ) -> Option<ModelInfo> {
         let own: Vec<Pos> = self.models_of(unit).iter().map(|m| m.pos).collect();
         let map = self.eng.map();
         let o = self.eng.obstacles();
@@ -443,7 +508,7 @@ impl BehaviourCtx<'_, '_> {
             .collect();
         let i = self.choose_kind(
             DecisionKind::Choice,
-            "Several are equally close: which one?",
+            prompt.unwrap_or("Several are equally close: which one?"),
             tied.iter().map(|m| Choice::Id(m.id)).collect(),
         );
         tied.get(i).cloned()
@@ -451,12 +516,17 @@ impl BehaviourCtx<'_, '_> {
 
     /// Models of the unit in the order the Overmind picks them to act.
     pub fn model_order(&mut self, unit: &str) -> Vec<Id> {
+        self.model_order_asking(unit, None)
+    }
+
+    /// [`Self::model_order`], asking each pick with the caller's `prompt` (else the default).
+    pub fn model_order_asking(&mut self, unit: &str, prompt: Option<&str>) -> Vec<Id> {
         let mut left: Vec<Id> = self.models_of(unit).into_iter().map(|m| m.id).collect();
         let mut out = Vec::new();
         while !left.is_empty() {
             let i = self.choose_kind(
                 DecisionKind::ModelOrder,
-                "Which model acts next?",
+                prompt.unwrap_or("Which model acts next?"),
                 left.iter().map(|s| Choice::Id(Id::from(s))).collect(),
             );
             out.push(left.remove(i.min(left.len() - 1)));
@@ -581,53 +651,141 @@ impl BehaviourCtx<'_, '_> {
         goal: Goal,
         steps: u32,
     ) -> Result<u32, BehaviourError> {
+        self.move_towards_asking(model, goal, steps, None)
+    }
+
+    /// [`Self::move_towards`], asking a tie among end squares with the caller's `prompt` (else
+    /// the default one). A goal square off the map is an error, before anything moves.
+    pub fn move_towards_asking(
+        &mut self,
+        model: &str,
+        goal: Goal,
+        steps: u32,
+        prompt: Option<&str>,
+    ) -> Result<u32, BehaviourError> {
         let m = self.own_model(model)?;
         self.check_steps(model, steps)?;
         let map = self.eng.map();
+        if let Goal::Squares(squares) = &goal {
+            self.on_map(squares)?;
+        }
         let o = self.eng.obstacles();
         let t = movement::towards(&map, &o, m.pos, goal, steps);
         if t.ends.is_empty() {
             return Ok(0);
         }
-        let Some(end) = self.eng.ask_square(
-            Side::Overmind,
-            DecisionKind::Destination,
-            format!("{}: where does {model} end its move?", self.behaviour),
-            t.ends.clone(),
-        ) else {
+        let Some(end) = self.ask_end(model, prompt, t.ends.clone()) else {
             return Ok(0);
         };
         let Some(path) = t.path(end) else {
             return Ok(0);
         };
+        Ok(self.walk_path(model, path))
+    }
+
+    /// Move a model of the unit up to `steps` squares away from `from` (squares: where the
+    /// threats stand): to the reachable square farthest from the nearest of them by the game's
+    /// distance, with fewest steps (see [`movement::away`]); equally good end squares are the
+    /// Overmind's choice, asked with `prompt` when given. Returns the squares actually moved.
+    pub fn move_away_from(
+        &mut self,
+        model: &str,
+        from: &[Pos],
+        steps: u32,
+        prompt: Option<&str>,
+    ) -> Result<u32, BehaviourError> {
+        let m = self.own_model(model)?;
+        self.check_steps(model, steps)?;
+        self.on_map(from)?;
+        let map = self.eng.map();
+        let o = self.eng.obstacles();
+        let a = movement::away(&map, &o, m.pos, from, steps);
+        let Some(end) = self.ask_end(model, prompt, a.ends.clone()) else {
+            return Ok(0);
+        };
+        if end == m.pos {
+            return Ok(0);
+        }
+        let Some(path) = a.path(end) else {
+            return Ok(0);
+        };
+        Ok(self.walk_path(model, path))
+    }
+
+    /// The end squares [`Self::move_away_from`] would choose among, with the steps to each;
+    /// changes nothing.
+    pub fn reachable_away_from(
+        &mut self,
+        model: &str,
+        from: &[Pos],
+        steps: u32,
+    ) -> Result<Vec<(Pos, u32)>, BehaviourError> {
+        let m = self.own_model(model)?;
+        self.check_steps(model, steps)?;
+        self.on_map(from)?;
+        let map = self.eng.map();
+        let o = self.eng.obstacles();
+        let a = movement::away(&map, &o, m.pos, from, steps);
+        Ok(a.ends.iter().map(|&p| (p, a.steps)).collect())
+    }
+
+    /// Every square of a move's goal must be on the map.
+    fn on_map(&self, squares: &[Pos]) -> Result<(), BehaviourError> {
+        let map = &self.eng.st.map;
+        match squares.iter().find(|&&p| !map.in_bounds(p)) {
+            Some(p) => err(format!(
+                "move: {p} is off the {}x{} map",
+                map.width(),
+                map.height()
+            )),
+            None => Ok(()),
+        }
+    }
+
+    /// The Overmind picks the end square of `model`'s move among `ends`.
+    fn ask_end(&mut self, model: &str, prompt: Option<&str>, ends: Vec<Pos>) -> Option<Pos> {
+        let prompt = match prompt {
+            Some(p) => format!("{}: {p}", self.behaviour),
+            None => format!("{}: where does {model} end its move?", self.behaviour),
+        };
+        self.eng
+            .ask_square(Side::Overmind, DecisionKind::Destination, prompt, ends)
+    }
+
+    /// Walk `model` along a legal `path` (the Overmind picks among equally short ones) and
+    /// count the squares taken (a reveal or Overwatch can cut it short).
+    fn walk_path(&mut self, model: &str, path: Vec<Pos>) -> u32 {
         let mover = Mover::Model(Id::from(model));
         let path = self.eng.choose_path(&mover, path);
         let taken = self.eng.walk(&mover, &path, false);
         self.record_move(model, taken);
-        Ok(taken)
+        taken
     }
 
     /// Move a model of the unit to `to` by a shortest legal path of at most `steps` squares.
     pub fn move_to(&mut self, model: &str, to: Pos) -> Result<u32, BehaviourError> {
         let m = self.own_model(model)?;
+        self.on_map(&[to])?;
         let map = self.eng.map();
-        if !map.in_bounds(to) {
-            return err(format!(
-                "move: {to} is off the map ({}x{})",
-                map.width(),
-                map.height()
-            ));
-        }
         let o = self.eng.obstacles();
         let Some(path) = movement::shortest_path(&map, &o, m.pos, to) else {
-            return err(format!("move: {model} has no legal path to {to}"));
+            return err(self.no_path(model, to));
         };
         self.check_steps(model, (path.len() - 1) as u32)?;
-        let mover = Mover::Model(Id::from(model));
-        let path = self.eng.choose_path(&mover, path);
-        let taken = self.eng.walk(&mover, &path, false);
-        self.record_move(model, taken);
-        Ok(taken)
+        Ok(self.walk_path(model, path))
+    }
+
+    /// Why `model` has no legal path to `to` (on the map): what stands there, else that walls,
+    /// solid squares and models close it off.
+    fn no_path(&self, model: &str, to: Pos) -> String {
+        let st = &self.eng.st;
+        let why = match st.occupant(to) {
+            Some(crate::state::Occupant::Blip(b)) => format!("Blip {} stands there", b.id),
+            Some(crate::state::Occupant::Model(_, m)) => format!("{} stands there", m.id),
+            None if st.map.terrain(to) == Terrain::Solid => "it is a solid square".to_string(),
+            None => "walls, solid squares and models close it off".to_string(),
+        };
+        format!("move: {model} has no legal path to {to}: {why}")
     }
 
     /// Squares a model of the unit can reach with the moves it has left, with step counts.
@@ -663,15 +821,80 @@ impl BehaviourCtx<'_, '_> {
         }
         let t = self.target_of(target)?;
         let unit = self.unit;
-        self.eng
-            .check_attack(&unit, &t, kind)
-            .map_err(|e| BehaviourError::new(e.0))?;
+        if let Err(e) = self.eng.check_attack(&unit, &t, kind) {
+            return err(self.why_no_attack(kind, target).unwrap_or(e.0));
+        }
         self.attacks.push(kind);
         // Attacks made as a behaviour are never better than the rules' penalty (seed: −1).
         let penalty = penalty.max(self.eng.st.rules.behaviour_penalty);
         self.eng
             .attack(&unit, t, kind, penalty)
             .map_err(|e| BehaviourError::new(e.0))
+    }
+
+    /// Why the unit cannot make its `kind` attack on `target`, naming the target model and each
+    /// model of the unit with its reason (the rules' own check decides; this only explains).
+    fn why_no_attack(&mut self, kind: AttackKind, target: &str) -> Option<String> {
+        let (target_unit, target_model) = self.eng.resolve_model(target)?;
+        let (tu, tm) = self.eng.st.find_model(&target_model)?;
+        let (at, target_side) = (tm.pos, tu.side);
+        let own = self.eng.st.unit(&self.unit)?;
+        let side = own.side;
+        let who = self.unit;
+        if target_side == side {
+            let whose = match side {
+                Side::Overmind => "the Overmind's own side",
+                Side::Heroes => "the Heroes' own side",
+            };
+            return Some(format!(
+                "{who} cannot attack {target_model}: it is on {whose}"
+            ));
+        }
+        let models: Vec<(Id, Pos, Status, Option<Shoot>)> = own
+            .models
+            .iter()
+            .map(|m| (m.id, m.pos, m.status.clone(), self.eng.shoot_of(side, m)))
+            .collect();
+        let map = self.eng.map();
+        let melee = matches!(kind, AttackKind::Melee | AttackKind::FreeAttack);
+        let mut reasons = Vec::new();
+        for (id, pos, status, shoot) in models {
+            let d = pos.distance(at);
+            let why = if melee && status.shaken_by.as_deref() == Some(target_unit.as_str()) {
+                format!("{id} is Shaken by {target_unit} and may not attack it this round")
+            } else if status.stunned {
+                format!("{id} is Stunned")
+            } else if status.knocked_down {
+                format!("{id} is Knocked Down")
+            } else if melee && !movement::adjacent(&map, pos, at) {
+                if d == 1 {
+                    format!("a wall stands between {id} and {target_model}")
+                } else {
+                    format!("{id} is {d} squares from {target_model}, not adjacent")
+                }
+            } else if !melee && shoot.is_none() {
+                format!("{id} has no Shoot attack")
+            } else if !melee && (movement::adjacent(&map, pos, at) || pos == at) {
+                format!("{id} is adjacent to {target_model} (no Shoot attack in Melee Combat)")
+            } else if let Some(s) = shoot.filter(|s| !melee && d > s.max_range()) {
+                format!(
+                    "{id} is {d} squares from {target_model}, beyond its range {}",
+                    s.max_range()
+                )
+            } else if !self.eng.los(pos, at) {
+                format!("{id} has no Line of Sight to {target_model}")
+            } else {
+                continue;
+            };
+            reasons.push(why);
+        }
+        if reasons.is_empty() {
+            return None;
+        }
+        Some(format!(
+            "{who} cannot attack {target_model} at {at}: {}",
+            reasons.join("; ")
+        ))
     }
 
     /// Melee attack by the unit on `target` (model or unit id), with at least the behaviour

@@ -1093,6 +1093,84 @@ fn finish(
     }
 }
 
+/// The equally good end squares of a "move up to N steps away from" order, for the Overmind
+/// to choose among.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Away {
+    /// Best end squares, sorted by (y, x). Empty only when the mover is off the map.
+    pub ends: Vec<Pos>,
+    /// The distance ([`Pos::distance`], the game's range) from each end to the nearest of the
+    /// squares moved away from; `None` when none of them is on the map (the mover stays).
+    pub distance: Option<u32>,
+    /// Steps used to reach each end (all ends need the same number).
+    pub steps: u32,
+    /// A path for each end, parallel to `ends`.
+    paths: Vec<Vec<Pos>>,
+}
+
+impl Away {
+    /// A legal path from the start to `end` (both included) if `end` is one of the ends.
+    #[must_use]
+    pub fn path(&self, end: Pos) -> Option<Vec<Pos>> {
+        let k = self.ends.iter().position(|&e| e == end)?;
+        self.paths.get(k).filter(|p| !p.is_empty()).cloned()
+    }
+}
+
+/// "Move up to `max_steps` steps away from `threats`": every best end square.
+///
+/// Best means, among the squares [`reachable`] in at most `max_steps` legal steps (the start
+/// included): greatest distance ([`Pos::distance`], the game's range) to the nearest threat on
+/// the map; then fewest steps used. So a mover no square of which is farther stays, and every
+/// end is reached by a legal path exactly as a move to it would take. Threats off the map are
+/// ignored; with none on the map the mover stays (0 steps, `distance` `None`).
+#[must_use]
+pub fn away(map: &Map, obstacles: &Obstacles, from: Pos, threats: &[Pos], max_steps: u32) -> Away {
+    let threats: Vec<Pos> = threats
+        .iter()
+        .copied()
+        .filter(|&p| map.in_bounds(p))
+        .collect();
+    with_walk(map, obstacles, from, |grid, start, sc| {
+        let walk = &mut sc.walk;
+        let moves = if threats.is_empty() { 0 } else { max_steps };
+        walk.advance(&grid.steps, &offsets(grid.stride), moves);
+        let far = |i: usize| {
+            let p = grid.pos(i);
+            threats.iter().map(|&t| p.distance(t)).min()
+        };
+        // The least key is best: farthest first (reversed), then fewest steps.
+        let key = |i: usize| (std::cmp::Reverse(far(i)), walk.dist[i]);
+        let within = walk.within(moves);
+        let best = within.iter().map(|&i| key(i)).min();
+        let mut ends: Vec<usize> = match best {
+            Some(b) => within.iter().copied().filter(|&i| key(i) == b).collect(),
+            None => vec![start],
+        };
+        ends.sort_unstable_by_key(|&i| {
+            let p = grid.pos(i);
+            (p.y, p.x)
+        });
+        let steps = ends.first().map_or(0, |&i| walk.dist[i]);
+        let distance = ends.first().and_then(|&i| far(i));
+        Away {
+            ends: ends.iter().map(|&i| grid.pos(i)).collect(),
+            distance,
+            steps,
+            paths: ends
+                .iter()
+                .map(|&i| grid.path(&walk.dist, i).unwrap_or_default())
+                .collect(),
+        }
+    })
+    .unwrap_or(Away {
+        ends: Vec::new(),
+        distance: None,
+        steps: 0,
+        paths: Vec::new(),
+    })
+}
+
 /// The distances to one goal, kept from one [`GoalField::towards`] to the next so that moving
 /// several models towards the same goal (a unit's models one after another, a side's
 /// activations) does not search the goal's side afresh for each.
@@ -2017,5 +2095,80 @@ mod tests {
         assert!(t.ends.is_empty());
         let o = Obstacles::default();
         assert_eq!(path_distance(&m, &o, p(0, 0), p(2, 2)), Some(2));
+    }
+
+    #[test]
+    fn away_ends_are_the_farthest_reachable_squares_by_legal_paths() {
+        let mut rng = Rng(0x2545_F491_4F6C_DD1D);
+        for case in 0..300 {
+            let (w, h) = (2 + rng.below(9) as i32, 2 + rng.below(9) as i32);
+            let (walls, solid) = (rng.below(5), rng.below(4));
+            let m = random_map(&mut rng, w, h, walls, solid);
+            let mut o = Obstacles::new(&m);
+            for q in m.squares() {
+                if rng.below(8) == 0 {
+                    o.insert(q);
+                }
+            }
+            let a = p(rng.below(w as u64) as i32, rng.below(h as u64) as i32);
+            o.insert(a);
+            let threats: Vec<Pos> = (0..1 + rng.below(3))
+                .map(|_| p(rng.below(w as u64) as i32, rng.below(h as u64) as i32))
+                .collect();
+            let steps = rng.below(7) as u32;
+            let got = away(&m, &o, a, &threats, steps);
+            // By brute force over `reachable`: farthest from the nearest threat, then fewest steps.
+            let far = |q: Pos| threats.iter().map(|&t| q.distance(t)).min();
+            let reach = reachable(&m, &o, a, steps);
+            if reach.is_empty() {
+                assert!(got.ends.is_empty(), "case {case}");
+                continue;
+            }
+            let best = reach
+                .iter()
+                .map(|&(q, n)| (std::cmp::Reverse(far(q)), n))
+                .min()
+                .expect("the start at least");
+            let mut want: Vec<Pos> = reach
+                .iter()
+                .filter(|&&(q, n)| (std::cmp::Reverse(far(q)), n) == best)
+                .map(|&(q, _)| q)
+                .collect();
+            want.sort_by_key(|q| (q.y, q.x));
+            assert_eq!(got.ends, want, "case {case}");
+            assert_eq!(got.steps, best.1, "case {case}");
+            assert_eq!(got.distance, best.0 .0, "case {case}");
+            for &end in &got.ends {
+                let path = got.path(end).expect("a path to each end");
+                assert_eq!(path.len() as u32, got.steps + 1, "case {case}");
+                assert_eq!((path[0], path[path.len() - 1]), (a, end));
+                for w in path.windows(2) {
+                    assert!(can_step(&m, &o, w[0], w[1]), "case {case}: {path:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn away_with_no_threat_on_the_map_stays() {
+        let m = MapBuilder::new(4, 4).build();
+        let o = Obstacles::new(&m);
+        for threats in [vec![], vec![p(9, 9)]] {
+            let a = away(&m, &o, p(1, 1), &threats, 3);
+            assert_eq!((a.ends, a.steps, a.distance), (vec![p(1, 1)], 0, None));
+        }
+        // From a corner, the farthest squares from 1,1 are on the far row and column.
+        let a = away(&m, &o, p(0, 0), &[p(1, 1)], 3);
+        assert_eq!((a.distance, a.steps), (Some(2), 3));
+        let far: Vec<Pos> = m.squares().filter(|q| q.x == 3 || q.y == 3).collect();
+        let mut ends = a.ends.clone();
+        ends.sort_by_key(|q| (q.x, q.y));
+        let mut far = far;
+        far.sort_by_key(|q| (q.x, q.y));
+        assert_eq!(ends, far);
+        // With 2 steps the best is 1 away, reached in 1 step: no farther square is reachable.
+        let a = away(&m, &o, p(0, 0), &[p(1, 1)], 2);
+        assert_eq!((a.distance, a.steps, a.ends), (Some(1), 0, vec![p(0, 0)]));
+        assert!(away(&m, &o, p(7, 0), &[p(1, 1)], 3).ends.is_empty());
     }
 }

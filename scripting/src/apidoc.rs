@@ -99,8 +99,27 @@ fn stub_function(out: &mut String, owner: Option<&str>, f: &FnDoc) {
 
 fn stub_shape(out: &mut String, s: &Shape) {
     comment(out, s.doc);
-    let _ = writeln!(out, "---@class {}", s.name);
+    // A kind of another class inherits its fields: declare only the ones it adds or changes.
+    let parent = s
+        .parent
+        .and_then(|p| SHAPES.iter().find(|other| other.name == p));
+    match s.parent {
+        Some(p) => {
+            let _ = writeln!(out, "---@class {}: {p}", s.name);
+        }
+        None => {
+            let _ = writeln!(out, "---@class {}", s.name);
+        }
+    }
     for f in s.fields {
+        let inherited = parent.is_some_and(|p| {
+            p.fields
+                .iter()
+                .any(|pf| pf.name == f.name && pf.ty == f.ty && pf.required == f.required)
+        });
+        if inherited {
+            continue;
+        }
         let ty = if f.required || f.ty.ends_with('?') {
             f.ty.to_string()
         } else {
@@ -278,9 +297,12 @@ How the API behaves:
   `alive == false`, and acting with it raises an error saying who killed it, so a behaviour
   checks `alive` before it moves or attacks with a model after a move.
 - **The rules decide.** Every action (moves, attacks, Fear Attacks) is checked by the rules
-  engine. An illegal call raises an error that says what and why, e.g.
-  `move: 6 squares asked, RUSH allows 5 for B3.1`; so does a wrong argument
-  (`move_towards: steps must be a whole number from 0 to 1000, got string \"five\"`). An error
+  engine. An illegal call raises an error that says what and why, naming the models, e.g.
+  `move: 6 squares asked, RUSH allows 5 for B3.1` or
+  `shoot: B3 cannot attack M at 1,2: B3.1 is 9 squares from M, beyond its range 8`; so does a
+  wrong argument (`move_towards: steps must be a whole number from 0 to 1000, got string
+  \"five\"`) and a misspelt name, with the nearest known one when it is close
+  (`Unit has no field or method 'shoot_target' (did you mean shoot_targets?)`). An error
   that escapes `perform` fails the behaviour and ends it there: every call it made before was
   checked and stands (nothing a player has seen is taken back), the log records
   `behaviour_failed` with the script's `path:line` and the message, and play goes on. So does a
@@ -288,8 +310,11 @@ How the API behaves:
 - **The Overmind decides.** Ties (`game:closest`, equally good end squares), the order of a
   unit's models (`game:model_order`) and the script's own questions (`game:choose`,
   `game:confirm`) go to the Overmind's controller (a person, the AI or a test), just as the
-  native behaviours ask them. What a card says \"may\" or \"can\" do is the Overmind's to
-  decline (`game:confirm`); what it says \"must\" is not asked.
+  native behaviours ask them. Each that breaks a tie or picks an order takes an optional
+  `prompt`, the question the controller is shown (after the behaviour's id, as for
+  `game:choose`): `game:closest(unit, heroes, \"Which Hero does it hunt?\")`. What a card says
+  \"may\" or \"can\" do is the Overmind's to decline (`game:confirm`); what it says \"must\" is
+  not asked.
 - **Blips keep their secret.** A Blip's `id`, square and `movement` are free to read; reading
   any other field reveals it (docs/RULES.md §7.3), which may trigger the revealed unit's own
   behaviour at once.
@@ -342,6 +367,9 @@ pub fn markdown() -> String {
     );
     for s in SHAPES {
         let _ = writeln!(out, "\n### {}\n\n{}\n", s.name, s.doc);
+        if let Some(p) = s.parent {
+            let _ = writeln!(out, "A kind of [`{p}`](#{}).\n", anchor(p));
+        }
         out.push_str("| field | type | required | meaning |\n| --- | --- | --- | --- |\n");
         for f in s.fields {
             let note = rule_note(&f.rule);
@@ -376,9 +404,14 @@ mod tests {
     fn stubs_declare_every_method() {
         let s = lua_stubs();
         assert!(s.starts_with("---@meta"));
-        assert!(s.contains("function Game:closest(unit, models) end"));
+        assert!(s.contains("function Game:closest(unit, models, prompt) end"));
         assert!(s.contains("function behaviour(def) end"));
         assert!(s.contains("---@alias Terrain \"plain\"|"));
+        assert!(
+            s.contains("---@class Square: Pos\n"),
+            "a Square passes as a Pos"
+        );
+        assert!(s.contains("---@class UnitType\n"));
     }
 
     #[test]

@@ -152,12 +152,9 @@ fn melee_with_no_adjacent_target_fails_and_says_why() {
 }"#,
         1,
     );
-    let reason = failure(&p);
-    assert!(
-        reason.starts_with(
-            "tests/subject.lua:4: melee: R cannot attack H at 1,2: no model of it is adjacent"
-        ),
-        "{reason}"
+    assert_eq!(
+        failure(&p),
+        "tests/subject.lua:4: melee: R cannot attack H at 1,2: R.1 is 5 squares from H, not adjacent"
     );
     untouched(&p);
 }
@@ -454,4 +451,237 @@ fn a_killed_models_handle_says_so_and_acting_with_it_names_the_killer() {
          handle after a move or an attack)"
     );
     assert!(p.game.state.find_model("R.1").is_none(), "it stays dead");
+}
+
+/// A behaviour whose `perform` is the one line `call`, as line 4 of tests/subject.lua.
+fn one_line(call: &str) -> String {
+    format!(
+        "return behaviour {{\n  id = \"subject\", name = \"SUBJECT\", text = \"Calls wrongly.\",\n  perform = function(unit, game)\n    {call}\n  end,\n}}"
+    )
+}
+
+/// Each call fails the behaviour at once with exactly its message, after the script's line.
+fn fails_with(cases: &[(&str, &str)], tweak: fn(&mut Scene)) {
+    for (call, message) in cases {
+        let p = run_with(&one_line(call), 1, tweak);
+        assert_eq!(
+            failure(&p),
+            format!("tests/subject.lua:4: {message}"),
+            "{call}"
+        );
+        untouched(&p);
+    }
+}
+
+#[test]
+fn an_unknown_name_suggests_the_nearest_known_one_when_it_is_close() {
+    fails_with(
+        &[
+            (
+                "unit:shoot_target()",
+                "Unit has no field or method 'shoot_target' (did you mean shoot_targets?)",
+            ),
+            (
+                "local _ = unit.knid",
+                "Unit has no field or method 'knid' (did you mean kind?)",
+            ),
+            (
+                "game:heros()",
+                "Game has no field or method 'heros' (did you mean heroes?)",
+            ),
+            (
+                "game:visible_heros(unit)",
+                "Game has no field or method 'visible_heros' (did you mean visible_heroes?)",
+            ),
+            (
+                "local _ = game.widht",
+                "Game has no field or method 'widht' (did you mean width?)",
+            ),
+            (
+                "local _ = game.rules.rush_stpes",
+                "Rules has no field or method 'rush_stpes' (did you mean rush_steps?)",
+            ),
+            (
+                "local _ = unit:models()[1].knocked",
+                "Model has no field or method 'knocked' (did you mean knocked_down?)",
+            ),
+            (
+                "unit:models()[1]:move_awya_from(game:heroes()[1])",
+                "Model has no field or method 'move_awya_from' (did you mean move_away_from?)",
+            ),
+            (
+                "local _ = unit.type.movment",
+                "UnitType has no field or method 'movment' (did you mean movement?)",
+            ),
+            (
+                "local _ = game:blips()[1].helth",
+                "Blip has no field or method 'helth' (did you mean health?)",
+            ),
+            // Nothing close: no guess.
+            ("game:fly()", "Game has no field or method 'fly'"),
+            ("local _ = unit.hp", "Unit has no field or method 'hp'"),
+            ("local _ = unit[1]", "Unit has no field or method number 1"),
+        ],
+        |_| {},
+    );
+}
+
+#[test]
+fn attack_errors_name_the_target_model_and_why_each_model_cannot() {
+    fails_with(
+        &[
+            (
+                "unit:shoot(game:heroes()[1])",
+                "shoot: R cannot attack H at 1,2: R.1 is 5 squares from H, beyond its range 4",
+            ),
+            (
+                "unit:shoot(\"H\")",
+                "shoot: R cannot attack H at 1,2: R.1 is 5 squares from H, beyond its range 4",
+            ),
+            (
+                "unit:melee(game:unit(\"H\"))",
+                "melee: R cannot attack H at 1,2: R.1 is 5 squares from H, not adjacent",
+            ),
+            (
+                "unit:shoot(unit:models()[1])",
+                "shoot: R cannot attack R.1: it is on the Overmind's own side",
+            ),
+            (
+                "unit:melee(game:model(\"F.1\"))",
+                "melee: R cannot attack F.1: it is on the Overmind's own side",
+            ),
+            ("unit:shoot(\"nobody\")", "shoot: no model nobody"),
+        ],
+        |s| s.units = vec![("F", "grunt", vec![[9, 5]])],
+    );
+    // K stands 3 squares below R behind a row of rock: in range, out of sight.
+    fails_with(
+        &[(
+            "unit:shoot(game:model(\"K\"))",
+            "shoot: R cannot attack K at 6,5: R.1 has no Line of Sight to K",
+        )],
+        |s| {
+            let mut b = MapBuilder::new(12, 6);
+            for (x, y) in [(10, 0), (10, 1), (11, 1), (5, 3), (6, 3), (7, 3)] {
+                b.set_terrain(Pos::new(x, y), Terrain::Solid);
+            }
+            s.map = b.build();
+            s.heroes = vec![("H", "brawler", [0, 2]), ("K", "brawler", [6, 5])];
+        },
+    );
+}
+
+#[test]
+fn every_model_of_the_unit_says_why_it_cannot_attack() {
+    // K, at 0,5, is out of range of both models (placed at 6,2 and 5,1).
+    let p = run(&one_line("unit:shoot(game:model(\"K\"))"), 2);
+    let st = &p.game.state;
+    let k = st.find_model("K").map(|(_, m)| m.pos).expect("K");
+    let why: Vec<String> = st
+        .unit("R")
+        .expect("R")
+        .models
+        .iter()
+        .map(|m| {
+            format!(
+                "{} is {} squares from K, beyond its range 4",
+                m.id,
+                m.pos.distance(k)
+            )
+        })
+        .collect();
+    assert_eq!(why.len(), 2);
+    assert_eq!(
+        failure(&p),
+        format!(
+            "tests/subject.lua:4: shoot: R cannot attack K at 0,5: {}",
+            why.join("; ")
+        )
+    );
+    assert_eq!(
+        why,
+        [
+            "R.1 is 6 squares from K, beyond its range 4",
+            "R.2 is 5 squares from K, beyond its range 4"
+        ]
+    );
+}
+
+#[test]
+fn a_move_target_off_the_map_says_so_and_a_square_out_of_reach_says_why() {
+    fails_with(
+        &[
+            (
+                "unit:models()[1]:move_to(20, 1)",
+                "move: 20,1 is off the 12x6 map",
+            ),
+            (
+                "unit:models()[1]:move_to({ x = 3, y = -1 })",
+                "move: 3,-1 is off the 12x6 map",
+            ),
+            (
+                "unit:models()[1]:move_towards({ x = 12, y = 5 })",
+                "move: 12,5 is off the 12x6 map",
+            ),
+            (
+                "unit:move_towards({ { x = 3, y = 3 }, { x = -1, y = 0 } }, 2)",
+                "move: -1,0 is off the 12x6 map",
+            ),
+            (
+                "unit:models()[1]:move_away_from({ x = 12, y = 6 })",
+                "move: 12,6 is off the 12x6 map",
+            ),
+            (
+                "unit:move_away_from({ game:heroes()[1], { x = 0, y = 9 } })",
+                "move: 0,9 is off the 12x6 map",
+            ),
+            (
+                "unit:models()[1]:reachable_away_from({ x = 40, y = 0 })",
+                "reachable_away_from: 40,0 is off the 12x6 map",
+            ),
+            (
+                "unit:models()[1]:reachable_away_from(game:heroes()[1], 8)",
+                "reachable_away_from: 8 squares asked, SUBJECT allows 6 for R.1",
+            ),
+            (
+                "game:los({ x = 20, y = 1 }, unit:models()[1])",
+                "los: 20,1 is off the 12x6 map",
+            ),
+            (
+                "game:path_distance(unit:models()[1], { x = 0, y = 6 })",
+                "path_distance: 0,6 is off the 12x6 map",
+            ),
+            (
+                "unit:models()[1]:move_to(11, 0)",
+                "move: R.1 has no legal path to 11,0: Blip Z stands there",
+            ),
+            (
+                "unit:models()[1]:move_to(1, 2)",
+                "move: R.1 has no legal path to 1,2: H stands there",
+            ),
+            (
+                "unit:models()[1]:move_to(10, 0)",
+                "move: R.1 has no legal path to 10,0: it is a solid square",
+            ),
+            (
+                "unit:models()[1]:move_away_from(game:heroes()[1], 7)",
+                "move: 7 squares asked, SUBJECT allows 6 for R.1",
+            ),
+        ],
+        |_| {},
+    );
+    // 11,5 is free but closed off by rock.
+    fails_with(
+        &[(
+            "unit:models()[1]:move_to(11, 5)",
+            "move: R.1 has no legal path to 11,5: walls, solid squares and models close it off",
+        )],
+        |s| {
+            let mut b = MapBuilder::new(12, 6);
+            for (x, y) in [(10, 0), (10, 1), (11, 1), (10, 4), (11, 4), (10, 5)] {
+                b.set_terrain(Pos::new(x, y), Terrain::Solid);
+            }
+            s.map = b.build();
+        },
+    );
 }

@@ -39,6 +39,60 @@ pub(crate) fn describe(v: &Value) -> String {
     }
 }
 
+/// The known name nearest to `name` by edit distance (insertions, deletions, substitutions
+/// and swaps of two neighbouring characters, ignoring case), when it is close: at most one
+/// edit per three characters of `name`, and at least one. Ties go to the first in `known`.
+/// Failing that, the one known name that begins with `name` (of three characters or more):
+/// `knocked` for `knocked_down`.
+pub(crate) fn nearest<'a>(name: &str, known: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let name = name.to_lowercase();
+    let limit = (name.chars().count() / 3).max(1);
+    let mut best: Option<(usize, &str)> = None;
+    let mut prefixed = Vec::new();
+    for k in known {
+        let lower = k.to_lowercase();
+        let d = edit_distance(&name, &lower);
+        if d <= limit && best.is_none_or(|(b, _)| d < b) {
+            best = Some((d, k));
+        }
+        if name.chars().count() >= 3 && lower.starts_with(&name) {
+            prefixed.push(k);
+        }
+    }
+    match (best, prefixed.as_slice()) {
+        (Some((_, k)), _) => Some(k),
+        (None, [only]) => Some(only),
+        _ => None,
+    }
+}
+
+/// Optimal string alignment distance between `a` and `b`, by characters.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    let width = b.len() + 1;
+    let mut d = vec![0usize; (a.len() + 1) * width];
+    for i in 0..=a.len() {
+        d[i * width] = i;
+    }
+    for (j, cell) in d.iter_mut().enumerate().take(width) {
+        *cell = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut v = (d[(i - 1) * width + j] + 1)
+                .min(d[i * width + j - 1] + 1)
+                .min(d[(i - 1) * width + j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                v = v.min(d[(i - 2) * width + j - 2] + 1);
+            }
+            d[i * width + j] = v;
+        }
+    }
+    d[a.len() * width + b.len()]
+}
+
 /// How an unknown key reads in "has no field" errors.
 pub(crate) fn describe_key(k: &Value) -> String {
     match k {
@@ -142,6 +196,14 @@ pub(crate) enum Target {
 }
 
 impl Target {
+    /// Every square the target names, with units resolved to where their models stand now
+    /// (what a move away from it keeps its distance from).
+    pub(crate) fn squares(&self, ctx: &BehaviourCtx<'_, '_>) -> Vec<Pos> {
+        match self.goal(ctx) {
+            Goal::AdjacentTo(v) | Goal::Squares(v) => v,
+        }
+    }
+
     /// The core's goal, with units resolved to where their models stand now.
     pub(crate) fn goal(&self, ctx: &BehaviourCtx<'_, '_>) -> Goal {
         match self {
@@ -294,6 +356,37 @@ impl Args {
     /// Where a move heads: a Model, Blip or Unit handle (end adjacent to it), a square (end on
     /// it), or an array of either kind.
     pub(crate) fn target_of_move(&self, i: usize, name: &str) -> mlua::Result<Target> {
+        let (squares, units, onto) = self.places(i, name)?;
+        let adjacent = !squares.is_empty() || !units.is_empty();
+        match (adjacent, onto.is_empty()) {
+            (true, false) => err(format!(
+                "{}: {name} mixes models (end next to them) and squares (end on them); pass one kind",
+                self.func
+            )),
+            (false, false) => Ok(Target::Onto(onto)),
+            _ => Ok(Target::Adjacent { squares, units }),
+        }
+    }
+
+    /// What a move keeps away from: Model, Blip and Unit handles and squares, alone or in an
+    /// array, in any mix.
+    pub(crate) fn target_away(&self, i: usize, name: &str) -> mlua::Result<Target> {
+        let (mut squares, units, onto) = self.places(i, name)?;
+        squares.extend(onto);
+        Ok(Target::Adjacent { squares, units })
+    }
+
+    /// An optional string (a prompt): nil for none.
+    pub(crate) fn opt_string(&self, i: usize, name: &str) -> mlua::Result<Option<String>> {
+        if self.get(i).is_nil() {
+            return Ok(None);
+        }
+        self.string(i, name).map(Some)
+    }
+
+    /// The places argument `i` names: squares of Model and Blip handles, units, and squares.
+    #[allow(clippy::type_complexity)]
+    fn places(&self, i: usize, name: &str) -> mlua::Result<(Vec<Pos>, Vec<Id>, Vec<Pos>)> {
         let v = self.get(i);
         let expected = "a Model, Unit, Blip or square, or an array of them";
         let mut squares = Vec::new();
@@ -329,15 +422,7 @@ impl Args {
             }
             _ => one(v, name)?,
         }
-        let adjacent = !squares.is_empty() || !units.is_empty();
-        match (adjacent, onto.is_empty()) {
-            (true, false) => err(format!(
-                "{}: {name} mixes models (end next to them) and squares (end on them); pass one kind",
-                self.func
-            )),
-            (false, false) => Ok(Target::Onto(onto)),
-            _ => Ok(Target::Adjacent { squares, units }),
-        }
+        Ok((squares, units, onto))
     }
 
     /// `{ penalty = n }` or nil: the dice fewer an attack asks for.
@@ -466,7 +551,38 @@ pub(crate) fn core_err(func: &str, e: &overmind_core::BehaviourError) -> mlua::E
     let m = &e.message;
     if m.starts_with(func) || (func.starts_with("move") && m.starts_with("move:")) {
         mlua::Error::runtime(m.clone())
+    } else if let Some(rest) = m.strip_prefix("move: ") {
+        // A query that checks what a move would (`reachable_away_from`) names itself.
+        mlua::Error::runtime(format!("{func}: {rest}"))
     } else {
         mlua::Error::runtime(format!("{func}: {m}"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nearest_names_are_close_ones_only() {
+        let known = [
+            "shoot_targets",
+            "shoot",
+            "melee_targets",
+            "knocked_down",
+            "health",
+        ];
+        let near = |n: &str| nearest(n, known.iter().copied());
+        assert_eq!(near("shoot_target"), Some("shoot_targets"));
+        assert_eq!(near("Shoot"), Some("shoot"));
+        assert_eq!(near("helath"), Some("health"), "a swap is one edit");
+        assert_eq!(
+            near("knocked"),
+            Some("knocked_down"),
+            "the one name it begins"
+        );
+        assert_eq!(near("hp"), None);
+        assert_eq!(near("fly"), None);
+        assert_eq!(edit_distance("kitten", "sitting"), 3);
     }
 }

@@ -50,6 +50,14 @@ pub(crate) fn search_units(ctx: &BehaviourCtx<'_, '_>) -> u64 {
     squares * SEARCH_UNITS_PER_SQUARE
 }
 
+/// The cost of a move away from `targets` squares: a search, and each square reached measured
+/// against each target.
+pub(crate) fn away_units(ctx: &BehaviourCtx<'_, '_>, targets: usize) -> u64 {
+    let per_square =
+        SEARCH_UNITS_PER_SQUARE.saturating_add(u64::try_from(targets).unwrap_or(u64::MAX));
+    (search_units(ctx) / SEARCH_UNITS_PER_SQUARE).saturating_mul(per_square)
+}
+
 /// The cost of `reachable` (a search, and a table per square it returns).
 pub(crate) fn reachable_units(ctx: &BehaviourCtx<'_, '_>) -> u64 {
     search_units(ctx) / SEARCH_UNITS_PER_SQUARE * REACHABLE_UNITS_PER_SQUARE

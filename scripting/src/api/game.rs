@@ -32,7 +32,7 @@ fn on_map(ctx: &BehaviourCtx<'_, '_>, func: &str, p: Pos) -> mlua::Result<()> {
         Ok(())
     } else {
         err(format!(
-            "{func}: square {p} is off the map ({}x{})",
+            "{func}: {p} is off the {}x{} map",
             map.width(),
             map.height()
         ))
@@ -150,9 +150,10 @@ fn heroes_seeing(lua: &Lua, _: &GameRef, a: MultiValue) -> mlua::Result<MultiVal
 
 fn closest(lua: &Lua, _: &GameRef, a: MultiValue) -> mlua::Result<MultiValue> {
     let a = Args::new("closest", a);
-    a.at_most(2)?;
+    a.at_most(3)?;
     let u = a.unit(0, "unit")?;
     let candidates = a.models(1, "models")?;
+    let prompt = a.opt_string(2, "prompt")?;
     match with_ctx(lua, move |lua, ctx| {
         // One distance field per model of the unit, then each candidate's neighbours.
         let own = u64::try_from(ctx.models_of(&u).len()).unwrap_or(u64::MAX);
@@ -162,7 +163,7 @@ fn closest(lua: &Lua, _: &GameRef, a: MultiValue) -> mlua::Result<MultiValue> {
             .saturating_add(own.saturating_mul(picks).saturating_mul(8 * MODEL_UNITS))
             .saturating_add(model_units(ctx));
         charge(lua, units)?;
-        Ok(ctx.closest(&u, &candidates))
+        Ok(ctx.closest_asking(&u, &candidates, prompt.as_deref()))
     })? {
         Some(m) => Ok(MultiValue::from_iter([args::model(lua, m)?])),
         None => args::one(Value::Nil, lua),
@@ -171,11 +172,12 @@ fn closest(lua: &Lua, _: &GameRef, a: MultiValue) -> mlua::Result<MultiValue> {
 
 fn model_order(lua: &Lua, _: &GameRef, a: MultiValue) -> mlua::Result<MultiValue> {
     let a = Args::new("model_order", a);
-    a.at_most(1)?;
+    a.at_most(2)?;
     let u = a.unit(0, "unit")?;
+    let prompt = a.opt_string(1, "prompt")?;
     let ms = with_ctx(lua, move |lua, ctx| {
         charge(lua, model_units(ctx))?;
-        let ids = ctx.model_order(&u);
+        let ids = ctx.model_order_asking(&u, prompt.as_deref());
         Ok(ids
             .iter()
             .filter_map(|id| ctx.model(id))
@@ -419,17 +421,22 @@ pub(crate) static GAME: Class<GameRef> = Class {
                 params: &[
                     Param { name: "unit", ty: "Unit", doc: "Measured from its models." },
                     Param { name: "models", ty: "Model[]", doc: "The candidates." },
+                    Param { name: "prompt", ty: "string?", doc: "The question a tie asks the Overmind (default `\"Several are equally close: which one?\"`)." },
                 ],
                 returns: &[Ret { ty: "Model?", doc: "nil when `models` is empty." }],
                 doc: "The candidate closest to the unit by legal path (steps to a square next to \
-                      it; 0 when already adjacent). Ties are the Overmind's choice.",
+                      it; 0 when already adjacent). Ties are the Overmind's choice, asked with \
+                      `prompt`.",
             },
             make: |lua| method(lua, closest),
         },
         Method {
             doc: FnDoc {
                 name: "model_order",
-                params: &[Param { name: "unit", ty: "Unit", doc: "Usually the performing unit." }],
+                params: &[
+                    Param { name: "unit", ty: "Unit", doc: "Usually the performing unit." },
+                    Param { name: "prompt", ty: "string?", doc: "The question each pick asks the Overmind (default `\"Which model acts next?\"`)." },
+                ],
                 returns: &[Ret { ty: "Model[]", doc: "The unit's models in the order the Overmind picks." }],
                 doc: "Asks the Overmind in which order the unit's models act (docs/RULES.md §8.1: a unit \
                       of several models moves model by model in the Overmind's order).",

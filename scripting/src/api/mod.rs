@@ -18,6 +18,7 @@ pub(crate) mod rules;
 pub mod shape;
 pub(crate) mod storage;
 pub(crate) mod unit;
+pub(crate) mod unit_type;
 
 use crate::{Sandbox, ScriptError};
 use mlua::{
@@ -164,6 +165,7 @@ pub static TABLES: &[&dyn ApiTable] = &[
     &globals::GLOBALS,
     &game::GAME,
     &unit::UNIT,
+    &unit_type::UNIT_TYPE,
     &model::MODEL,
     &blip::BLIP,
     &rules::RULES,
@@ -215,6 +217,11 @@ impl<T: 'static> ApiTable for Class<T> {
         // per lookup); unknown keys fall through to a function that raises a clear error, or,
         // for a singleton, answers its fields.
         let methods = lua.create_table().map_err(fail)?;
+        let known: Vec<&'static str> = fields
+            .iter()
+            .map(|f| f.doc.name)
+            .chain(self.methods.iter().map(|m| m.doc.name))
+            .collect();
         for m in self.methods {
             methods
                 .raw_set(m.doc.name, (m.make)(lua).map_err(fail)?)
@@ -230,8 +237,14 @@ impl<T: 'static> ApiTable for Class<T> {
                         return (f.get)(lua, &make()).map_err(|e| located(lua, e));
                     }
                 }
+                let hint = match &k {
+                    Value::String(s) => args::nearest(&s.to_string_lossy(), known.iter().copied())
+                        .map(|n| format!(" (did you mean {n}?)"))
+                        .unwrap_or_default(),
+                    _ => String::new(),
+                };
                 let e = mlua::Error::runtime(format!(
-                    "{name} has no field or method {}",
+                    "{name} has no field or method {}{hint}",
                     args::describe_key(&k)
                 ));
                 Err(located(lua, e))

@@ -2,7 +2,7 @@
 //! unit's own models can also move.
 
 use super::args::{self, core_err, err, Args};
-use super::call::{charge, model_units, reachable_units, search_units, with_ctx};
+use super::call::{away_units, charge, model_units, reachable_units, search_units, with_ctx};
 use super::{method, Class, Field, FieldDoc, FnDoc, Method, Param, Ret};
 use mlua::{Lua, MultiValue, Value};
 use overmind_core::{ModelInfo, Pos, Side};
@@ -66,19 +66,67 @@ fn acting(
 
 fn move_towards(lua: &Lua, this: &ModelRef, a: MultiValue) -> mlua::Result<MultiValue> {
     let a = Args::new("move_towards", a);
-    a.at_most(2)?;
+    a.at_most(3)?;
     let target = a.target_of_move(0, "target")?;
     let steps = a.steps(1, "steps")?;
+    let prompt = a.opt_string(2, "prompt")?;
     let m = this.0.clone();
     let moved = with_ctx(lua, move |lua, ctx| {
         acting(ctx, "move_towards", &m)?;
         charge(lua, search_units(ctx))?;
         let steps = steps.unwrap_or_else(|| ctx.move_left(&m.id));
         let goal = target.goal(ctx);
-        ctx.move_towards(&m.id, goal, steps)
+        ctx.move_towards_asking(&m.id, goal, steps, prompt.as_deref())
             .map_err(|e| core_err("move_towards", &e))
     })?;
     args::one(moved, lua)
+}
+
+fn move_away_from(lua: &Lua, this: &ModelRef, a: MultiValue) -> mlua::Result<MultiValue> {
+    let a = Args::new("move_away_from", a);
+    a.at_most(3)?;
+    let target = a.target_away(0, "target")?;
+    let steps = a.steps(1, "steps")?;
+    let prompt = a.opt_string(2, "prompt")?;
+    let m = this.0.clone();
+    let moved = with_ctx(lua, move |lua, ctx| {
+        acting(ctx, "move_away_from", &m)?;
+        let from = target.squares(ctx);
+        charge(lua, away_units(ctx, from.len()))?;
+        let steps = steps.unwrap_or_else(|| ctx.move_left(&m.id));
+        ctx.move_away_from(&m.id, &from, steps, prompt.as_deref())
+            .map_err(|e| core_err("move_away_from", &e))
+    })?;
+    args::one(moved, lua)
+}
+
+fn reachable_away_from(lua: &Lua, this: &ModelRef, a: MultiValue) -> mlua::Result<MultiValue> {
+    let a = Args::new("reachable_away_from", a);
+    a.at_most(2)?;
+    let target = a.target_away(0, "target")?;
+    let steps = a.steps(1, "steps")?;
+    let m = this.0.clone();
+    let squares = with_ctx(lua, move |lua, ctx| {
+        acting(ctx, "reachable_away_from", &m)?;
+        let from = target.squares(ctx);
+        charge(lua, away_units(ctx, from.len()))?;
+        charge(lua, reachable_units(ctx))?;
+        let steps = steps.unwrap_or_else(|| ctx.move_left(&m.id));
+        ctx.reachable_away_from(&m.id, &from, steps)
+            .map_err(|e| core_err("reachable_away_from", &e))
+    })?;
+    args::one(square_list(lua, squares)?, lua)
+}
+
+/// Squares with the steps to reach each, as `Square` tables.
+fn square_list(lua: &Lua, squares: Vec<(Pos, u32)>) -> mlua::Result<mlua::Table> {
+    let t = lua.create_table_with_capacity(squares.len(), 0)?;
+    for (i, (p, steps)) in squares.into_iter().enumerate() {
+        let sq = args::square(lua, p)?;
+        sq.raw_set("steps", steps)?;
+        t.raw_set(i + 1, sq)?;
+    }
+    Ok(t)
 }
 
 fn move_to(lua: &Lua, this: &ModelRef, a: MultiValue) -> mlua::Result<MultiValue> {
@@ -117,13 +165,7 @@ fn reachable(lua: &Lua, this: &ModelRef, a: MultiValue) -> mlua::Result<MultiVal
         charge(lua, reachable_units(ctx))?;
         ctx.reachable(&m.id).map_err(|e| core_err("reachable", &e))
     })?;
-    let t = lua.create_table_with_capacity(squares.len(), 0)?;
-    for (i, (p, steps)) in squares.into_iter().enumerate() {
-        let sq = args::square(lua, p)?;
-        sq.raw_set("steps", steps)?;
-        t.raw_set(i + 1, sq)?;
-    }
-    args::one(t, lua)
+    args::one(square_list(lua, squares)?, lua)
 }
 
 fn move_left(lua: &Lua, this: &ModelRef, a: MultiValue) -> mlua::Result<MultiValue> {
@@ -185,6 +227,44 @@ pub(crate) static MODEL: Class<ModelRef> = Class {
         },
         Field {
             doc: FieldDoc {
+                name: "knocked_down",
+                ty: "boolean",
+                doc: "Is it Knocked Down (docs/RULES.md §6.6: its next Move action is spent standing \
+                      up; it cannot attack before)?",
+            },
+            get: |_, m| Ok(Value::Boolean(m.0.status.knocked_down)),
+        },
+        Field {
+            doc: FieldDoc {
+                name: "stunned",
+                ty: "boolean",
+                doc: "Is it Stunned (docs/RULES.md §6.6: as Knocked Down, but it recovers by an \
+                      Interact action and cannot defend against Melee)?",
+            },
+            get: |_, m| Ok(Value::Boolean(m.0.status.stunned)),
+        },
+        Field {
+            doc: FieldDoc {
+                name: "shaken",
+                ty: "boolean",
+                doc: "Is it Shaken (docs/RULES.md §6.6: it may not attack the unit that Shook it \
+                      this round)?",
+            },
+            get: |_, m| Ok(Value::Boolean(m.0.status.shaken_by.is_some())),
+        },
+        Field {
+            doc: FieldDoc {
+                name: "shaken_by",
+                ty: "string?",
+                doc: "The id of the unit that Shook it, or nil when it is not Shaken.",
+            },
+            get: |lua, m| match &m.0.status.shaken_by {
+                Some(by) => str_value(lua, by),
+                None => Ok(Value::Nil),
+            },
+        },
+        Field {
+            doc: FieldDoc {
                 name: "alive",
                 ty: "boolean",
                 doc: "Is the model still on the map? Read live, not from the snapshot: false once \
@@ -207,14 +287,49 @@ pub(crate) static MODEL: Class<ModelRef> = Class {
                 params: &[
                     Param { name: "target", ty: "Model|Unit|Blip|Pos|(Model|Blip|Unit)[]|Pos[]", doc: "Handles: end next to one of them (they are obstacles). Squares: end on one of them." },
                     Param { name: "steps", ty: "integer?", doc: "Most squares to move; default all the model may still move in this behaviour." },
+                    Param { name: "prompt", ty: "string?", doc: "The question a tie among end squares asks the Overmind (default `\"where does <model> end its move?\"`)." },
                 ],
                 returns: &[Ret { ty: "integer", doc: "Squares actually moved (a reveal or Overwatch can cut a move short)." }],
                 doc: "Moves this model of the performing unit up to `steps` squares, as close to \
                       the target as it can get by legal paths. Equally good end squares are the \
                       Overmind's choice. Raises an error when `steps` is more than the behaviour \
-                      allows (`max_move`, else Movement) for this model.",
+                      allows (`max_move`, else Movement) for this model, or when a target square \
+                      is off the map.",
             },
             make: |lua| method(lua, move_towards),
+        },
+        Method {
+            doc: FnDoc {
+                name: "move_away_from",
+                params: &[
+                    Param { name: "target", ty: "Model|Unit|Blip|Pos|(Model|Unit|Blip|Pos)[]", doc: "What to keep away from: handles (a unit: each of its models) and squares, in any mix." },
+                    Param { name: "steps", ty: "integer?", doc: "Most squares to move; default all the model may still move in this behaviour." },
+                    Param { name: "prompt", ty: "string?", doc: "The question a tie among end squares asks the Overmind (default `\"where does <model> end its move?\"`)." },
+                ],
+                returns: &[Ret { ty: "integer", doc: "Squares actually moved (0 when no reachable square is farther; a reveal or Overwatch can cut a move short)." }],
+                doc: "Moves this model of the performing unit up to `steps` squares by a legal \
+                      path to the square it can reach that is farthest from the target (the \
+                      nearest of its squares, by `game:distance`: the game's range), with the \
+                      fewest steps; equally good end squares are the Overmind's choice, as for \
+                      `move_towards`. The move is checked by the rules like every move (walls, \
+                      solid squares, models; Overwatch and Free Attacks happen). Raises an error \
+                      when `steps` is more than the behaviour allows for this model, or when a \
+                      target square is off the map.",
+            },
+            make: |lua| method(lua, move_away_from),
+        },
+        Method {
+            doc: FnDoc {
+                name: "reachable_away_from",
+                params: &[
+                    Param { name: "target", ty: "Model|Unit|Blip|Pos|(Model|Unit|Blip|Pos)[]", doc: "As for `move_away_from`." },
+                    Param { name: "steps", ty: "integer?", doc: "Most squares; default all the model may still move in this behaviour." },
+                ],
+                returns: &[Ret { ty: "Square[]", doc: "The equally good end squares, by row then column, each with `steps` to reach it (the model's own square alone when none is farther)." }],
+                doc: "The squares `move_away_from(target, steps)` would choose among, without \
+                      moving: a query. Raises the errors `move_away_from` would.",
+            },
+            make: |lua| method(lua, reachable_away_from),
         },
         Method {
             doc: FnDoc {

@@ -54,6 +54,9 @@ pub struct Shape {
     pub name: &'static str,
     /// What it is.
     pub doc: &'static str,
+    /// The class it is a kind of (LuaLS `---@class Square: Pos`), so it passes where that one
+    /// is expected.
+    pub parent: Option<&'static str>,
     /// Its fields, in the order the docs show them and the validator checks them.
     pub fields: &'static [ShapeField],
 }
@@ -70,6 +73,7 @@ pub static EFFECTS: &[(&str, Effect)] = &[
 pub static BEHAVIOUR_DEF: Shape = Shape {
     name: "BehaviourDef",
     doc: "What `behaviour { ... }` takes: one Alien Behaviour card.",
+    parent: None,
     fields: &[
         ShapeField {
             name: "id",
@@ -123,6 +127,7 @@ pub static BEHAVIOUR_DEF: Shape = Shape {
 pub static MAKEUP: Shape = Shape {
     name: "Makeup",
     doc: "How a Blip's unit of this type is made up.",
+    parent: None,
     fields: &[
         ShapeField {
             name: "max",
@@ -145,6 +150,7 @@ pub static MAKEUP: Shape = Shape {
 pub static BAND: Shape = Shape {
     name: "Band",
     doc: "One range band of a Shoot attack.",
+    parent: None,
     fields: &[
         ShapeField {
             name: "range",
@@ -167,6 +173,7 @@ pub static BAND: Shape = Shape {
 pub static SHOOT: Shape = Shape {
     name: "ShootBands",
     doc: "A Shoot attack's two bands; a target within the short range must be shot with the short CV.",
+    parent: None,
     fields: &[
         ShapeField { name: "short", ty: "Band", doc: "The short band.", required: true, rule: Rule::Table(&BAND) },
         ShapeField { name: "long", ty: "Band", doc: "The long band (its range at least the short one's).", required: true, rule: Rule::Table(&BAND) },
@@ -177,6 +184,7 @@ pub static SHOOT: Shape = Shape {
 pub static ALIEN_TYPE_DEF: Shape = Shape {
     name: "AlienTypeDef",
     doc: "What `alien_type { ... }` takes: one Alien Type card (per-model stats).",
+    parent: None,
     fields: &[
         ShapeField { name: "id", ty: "string", doc: "The id missions and Blips name it by: `a-z`, `0-9`, `_`.", required: true, rule: Rule::Id },
         ShapeField { name: "name", ty: "string", doc: "The name on the card.", required: true, rule: Rule::Str },
@@ -197,6 +205,7 @@ pub static ALIEN_TYPE_DEF: Shape = Shape {
 pub static POS: Shape = Shape {
     name: "Pos",
     doc: "A square of the map. Any table with whole-number `x` and `y` is accepted where a square is expected.",
+    parent: None,
     fields: &[
         ShapeField { name: "x", ty: "integer", doc: "Column, 0 at the left.", required: true, rule: Rule::Any },
         ShapeField { name: "y", ty: "integer", doc: "Row, 0 at the top.", required: true, rule: Rule::Any },
@@ -206,7 +215,8 @@ pub static POS: Shape = Shape {
 /// A square `Model:reachable` returns.
 pub static SQUARE: Shape = Shape {
     name: "Square",
-    doc: "A reachable square (`Model:reachable`): a `Pos` with the steps to reach it.",
+    doc: "A reachable square (`Model:reachable`, `Model:reachable_away_from`): a `Pos` with the steps to reach it; it passes wherever a `Pos` is expected.",
+    parent: Some("Pos"),
     fields: &[
         ShapeField {
             name: "x",
@@ -236,6 +246,7 @@ pub static SQUARE: Shape = Shape {
 pub static ATTACK_OPTIONS: Shape = Shape {
     name: "AttackOptions",
     doc: "Options of an attack.",
+    parent: None,
     fields: &[ShapeField {
         name: "penalty",
         ty: "integer?",

@@ -2,10 +2,12 @@
 //! attacks, Fear Attacks) through the core's validated behaviour context.
 
 use super::args::{self, core_err, err, Args};
-use super::call::{charge, model_units, search_units, sight_units, with_ctx};
+use super::call::{away_units, charge, model_units, search_units, sight_units, with_ctx};
 use super::model::{self, side_name};
+use super::unit_type::TypeRef;
 use super::{method, Class, Field, FieldDoc, FnDoc, Method, Param, Ret};
 use mlua::{Lua, MultiValue, Value};
+use overmind_core::state::Overwatch;
 use overmind_core::Id;
 use overmind_core::{BehaviourCtx, Side};
 
@@ -17,6 +19,8 @@ pub(crate) struct UnitRef {
     pub(crate) kind: Option<Id>,
     /// Its model ids then, to say which were killed when it has none left.
     pub(crate) models: Vec<Id>,
+    /// Its Overwatch token then.
+    pub(crate) overwatch: Option<Overwatch>,
 }
 
 impl UnitRef {
@@ -28,6 +32,7 @@ impl UnitRef {
             side: u.side,
             kind: u.models.last().map(|m| m.kind),
             models: u.models.iter().map(|m| m.id).collect(),
+            overwatch: u.overwatch,
         })
     }
 }
@@ -178,9 +183,10 @@ fn fear(lua: &Lua, this: &UnitRef, a: MultiValue) -> mlua::Result<MultiValue> {
 
 fn move_towards(lua: &Lua, this: &UnitRef, a: MultiValue) -> mlua::Result<MultiValue> {
     let a = Args::new("move_towards", a);
-    a.at_most(2)?;
+    a.at_most(3)?;
     let target = a.target_of_move(0, "target")?;
     let steps = a.steps(1, "steps")?;
+    let prompt = a.opt_string(2, "prompt")?;
     let this = this.clone();
     let moved = with_ctx(lua, move |lua, ctx| {
         acting(ctx, "move_towards", &this)?;
@@ -194,12 +200,47 @@ fn move_towards(lua: &Lua, this: &UnitRef, a: MultiValue) -> mlua::Result<MultiV
             let steps = steps.unwrap_or_else(|| ctx.move_left(&m));
             let goal = target.goal(ctx);
             total += ctx
-                .move_towards(&m, goal, steps)
+                .move_towards_asking(&m, goal, steps, prompt.as_deref())
                 .map_err(|e| core_err("move_towards", &e))?;
         }
         Ok(total)
     })?;
     args::one(moved, lua)
+}
+
+fn move_away_from(lua: &Lua, this: &UnitRef, a: MultiValue) -> mlua::Result<MultiValue> {
+    let a = Args::new("move_away_from", a);
+    a.at_most(3)?;
+    let target = a.target_away(0, "target")?;
+    let steps = a.steps(1, "steps")?;
+    let prompt = a.opt_string(2, "prompt")?;
+    let this = this.clone();
+    let moved = with_ctx(lua, move |lua, ctx| {
+        acting(ctx, "move_away_from", &this)?;
+        let mut total = 0;
+        for m in ctx.model_order(&this.id) {
+            // Where the target stands now: a unit's models may have moved meanwhile.
+            let from = target.squares(ctx);
+            charge(lua, away_units(ctx, from.len()))?;
+            if !model::alive(ctx, &m) {
+                continue;
+            }
+            let steps = steps.unwrap_or_else(|| ctx.move_left(&m));
+            total += ctx
+                .move_away_from(&m, &from, steps, prompt.as_deref())
+                .map_err(|e| core_err("move_away_from", &e))?;
+        }
+        Ok(total)
+    })?;
+    args::one(moved, lua)
+}
+
+fn type_of(lua: &Lua, u: &UnitRef) -> mlua::Result<Value> {
+    let id = u.id;
+    match with_ctx(lua, move |_, ctx| Ok(ctx.unit_type(&id)))? {
+        Some(t) => Ok(Value::UserData(lua.create_any_userdata(TypeRef(t))?)),
+        None => Ok(Value::Nil),
+    }
 }
 
 fn str_value(lua: &Lua, s: &str) -> mlua::Result<Value> {
@@ -241,6 +282,30 @@ pub(crate) static UNIT: Class<UnitRef> = Class {
             doc: FieldDoc { name: "kind", ty: "string?", doc: "Its Alien Type id (Hero profile id for a Hero); nil once it has no models." },
             get: |lua, u| match &u.kind {
                 Some(k) => str_value(lua, k),
+                None => Ok(Value::Nil),
+            },
+        },
+        Field {
+            doc: FieldDoc {
+                name: "type",
+                ty: "UnitType?",
+                doc: "The stats of its type (`unit.type.movement`, `unit.type.shoot.long.range`): \
+                      its Alien Type's, or for a Hero its profile's. Read from the loaded \
+                      content at each read; nil once it has no models.",
+            },
+            get: type_of,
+        },
+        Field {
+            doc: FieldDoc {
+                name: "overwatch",
+                ty: "\"full\"|\"weak\"|nil",
+                doc: "The Overwatch token it holds (docs/RULES.md §6.5: `\"full\"` when Overwatch \
+                      was its activation's first action, `\"weak\"` when its second, one die \
+                      fewer), or nil; as when the handle was made. It fires once, then it is gone.",
+            },
+            get: |lua, u| match u.overwatch {
+                Some(Overwatch::Full) => str_value(lua, "full"),
+                Some(Overwatch::Weak) => str_value(lua, "weak"),
                 None => Ok(Value::Nil),
             },
         },
@@ -331,6 +396,7 @@ pub(crate) static UNIT: Class<UnitRef> = Class {
                 params: &[
                     Param { name: "target", ty: "Model|Unit|Blip|Pos|(Model|Blip|Unit)[]|Pos[]", doc: "As for `Model:move_towards`." },
                     Param { name: "steps", ty: "integer?", doc: "Most squares each model moves; default all it may still move." },
+                    Param { name: "prompt", ty: "string?", doc: "The question a tie among a model's end squares asks the Overmind." },
                 ],
                 returns: &[Ret { ty: "integer", doc: "Squares moved by all models together." }],
                 doc: "Moves every model of the performing unit towards the target, one by one in \
@@ -338,6 +404,22 @@ pub(crate) static UNIT: Class<UnitRef> = Class {
                       is skipped. Raises an error when the unit has no model left.",
             },
             make: |lua| method(lua, move_towards),
+        },
+        Method {
+            doc: FnDoc {
+                name: "move_away_from",
+                params: &[
+                    Param { name: "target", ty: "Model|Unit|Blip|Pos|(Model|Unit|Blip|Pos)[]", doc: "As for `Model:move_away_from`." },
+                    Param { name: "steps", ty: "integer?", doc: "Most squares each model moves; default all it may still move." },
+                    Param { name: "prompt", ty: "string?", doc: "The question a tie among a model's end squares asks the Overmind." },
+                ],
+                returns: &[Ret { ty: "integer", doc: "Squares moved by all models together." }],
+                doc: "Moves every model of the performing unit away from the target as \
+                      `Model:move_away_from` does, one by one in the order the Overmind picks \
+                      (`game:model_order`); a model killed meanwhile is skipped. Raises an error \
+                      when the unit has no model left.",
+            },
+            make: |lua| method(lua, move_away_from),
         },
     ],
 };

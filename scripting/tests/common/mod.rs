@@ -138,6 +138,8 @@ pub struct Scene {
     pub rules: Rules,
     pub steps: Vec<Step>,
     pub answers: Vec<usize>,
+    /// Changes the state once everything is placed, before play (statuses, tokens).
+    pub prepare: Option<fn(&mut GameState)>,
 }
 
 impl Scene {
@@ -153,6 +155,7 @@ impl Scene {
             },
             steps: vec![],
             answers: vec![],
+            prepare: None,
         }
     }
 
@@ -239,6 +242,9 @@ pub fn play(scene: &Scene, content: &Content) -> Played {
             from_blip: None,
             extracted: false,
         });
+    }
+    if let Some(prepare) = scene.prepare {
+        prepare(&mut st);
     }
     st.moved();
     let mut g = Game::new(st, "t", 5);
