@@ -15,10 +15,72 @@ use rustyline::DefaultEditor;
 use std::io::Write;
 use std::time::Duration;
 
-/// Where lines come from: rustyline, or plain lines when it cannot start.
+/// Where lines come from: rustyline on its own thread, or plain lines when it cannot start.
 enum Reader {
-    Edit(Box<DefaultEditor>),
+    Edit(Editing),
     Plain(Lines),
+}
+
+/// rustyline on a thread of its own, so that the host can wait for a line with a timeout:
+/// while the player thinks, the host polls the script watcher and reports a reload at once
+/// (printed above the prompt by rustyline's external printer), and the next line typed runs
+/// the new code.
+struct Editing {
+    prompts: std::sync::mpsc::Sender<String>,
+    lines: std::sync::mpsc::Receiver<Input>,
+    /// The prompt that is up while its line is not yet read.
+    reading: Option<String>,
+}
+
+impl Editing {
+    fn start(mut ed: DefaultEditor) -> Editing {
+        let (prompts, asked) = std::sync::mpsc::channel::<String>();
+        let (tx, lines) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for prompt in asked {
+                let input = match ed.readline(&prompt) {
+                    Ok(l) => {
+                        if !l.trim().is_empty() {
+                            let _ = ed.add_history_entry(l.as_str());
+                        }
+                        Input::Line(l)
+                    }
+                    // Ctrl-C drops the line being typed, as in a shell.
+                    Err(ReadlineError::Interrupted) => Input::Line(String::new()),
+                    Err(_) => Input::Eof,
+                };
+                let end = matches!(input, Input::Eof);
+                if tx.send(input).is_err() || end {
+                    break;
+                }
+            }
+        });
+        Editing {
+            prompts,
+            lines,
+            reading: None,
+        }
+    }
+
+    /// The next line for `prompt`, waiting at most `wait` (`None`: as long as it takes).
+    fn line(&mut self, prompt: &str, wait: Option<Duration>) -> Input {
+        if self.reading.is_none() {
+            if self.prompts.send(prompt.to_string()).is_err() {
+                return Input::Eof;
+            }
+            self.reading = Some(prompt.to_string());
+        }
+        let got = match wait {
+            Some(w) => match self.lines.recv_timeout(w) {
+                Ok(i) => Some(i),
+                Err(std::sync::mpsc::RecvTimeoutError::Timeout) => return Input::Idle,
+                Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => None,
+            },
+            None => self.lines.recv().ok(),
+        };
+        self.reading = None;
+        got.unwrap_or(Input::Eof)
+    }
 }
 
 /// The terminal front end.
@@ -49,7 +111,7 @@ impl Terminal {
     #[must_use]
     pub fn new(view: Side, colour: bool, hold: bool) -> Terminal {
         let reader = match DefaultEditor::new() {
-            Ok(e) => Reader::Edit(Box::new(e)),
+            Ok(e) => Reader::Edit(Editing::start(e)),
             Err(_) => Reader::Plain(Lines::stdin()),
         };
         Terminal {
@@ -89,6 +151,15 @@ impl Terminal {
         if self.broken {
             return;
         }
+        // A prompt is up (a reload while the player thinks): print over its line and draw the
+        // prompt again below. (rustyline's external printer garbles the line being edited.)
+        let text = match &self.reader {
+            Reader::Edit(Editing {
+                reading: Some(prompt),
+                ..
+            }) => format!("\r\x1b[2K{text}{prompt}"),
+            _ => text.to_string(),
+        };
         let mut out = std::io::stdout().lock();
         if out
             .write_all(text.as_bytes())
@@ -108,18 +179,13 @@ impl Terminal {
     }
 
     fn line(&mut self, prompt: &str) -> Input {
+        self.line_within(prompt, None)
+    }
+
+    /// A line for `prompt`, waiting at most `wait` (`None`: as long as it takes).
+    fn line_within(&mut self, prompt: &str, wait: Option<Duration>) -> Input {
         match &mut self.reader {
-            Reader::Edit(ed) => match ed.readline(prompt) {
-                Ok(l) => {
-                    if !l.trim().is_empty() {
-                        let _ = ed.add_history_entry(l.as_str());
-                    }
-                    Input::Line(l)
-                }
-                // Ctrl-C drops the line being typed, as in a shell.
-                Err(ReadlineError::Interrupted) => Input::Line(String::new()),
-                Err(_) => Input::Eof,
-            },
+            Reader::Edit(ed) => ed.line(prompt, wait),
             Reader::Plain(lines) => {
                 let mut out = std::io::stdout().lock();
                 if out
@@ -251,8 +317,8 @@ impl Frontend for Terminal {
         self.print(&text);
     }
 
-    fn read(&mut self, side: Side, _: Duration) -> Input {
-        self.line(&format!("{}> ", side.name()))
+    fn read(&mut self, side: Side, wait: Duration) -> Input {
+        self.line_within(&format!("{}> ", side.name()), Some(wait))
     }
 
     fn decide(&mut self, _: View<'_>, d: &Decision) -> usize {
