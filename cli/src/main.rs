@@ -73,6 +73,8 @@ enum Command {
     Test(cmd::test::Args),
     /// Print the Lua API as LuaLS type stubs (--lua) or a Markdown reference (--markdown).
     Api(cmd::api::Args),
+    /// Make a content pack that checks clean and whose test passes: `new pack DIR`.
+    New(cmd::new::Args),
 }
 
 fn main() -> ExitCode {
@@ -83,6 +85,7 @@ fn main() -> ExitCode {
         Command::Play(args) => cmd::play::run(&args),
         Command::Simulate(args) => cmd::simulate::run(&args),
         Command::Replay(args) => cmd::replay::run(&args),
+        Command::New(args) => cmd::new::run(&args),
         // These print their own report and choose their own exit code.
         Command::Check(args) => return cmd::check::run(&args),
         Command::Test(args) => return cmd::test::run(&args),

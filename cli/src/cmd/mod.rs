@@ -4,6 +4,7 @@ pub mod api;
 pub mod check;
 pub mod los;
 pub mod map;
+pub mod new;
 pub mod play;
 pub mod replay;
 pub mod simulate;

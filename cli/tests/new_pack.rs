@@ -1,0 +1,103 @@
+//! `overmind new pack DIR` (issue 12): the pack it makes checks clean, its scenario test
+//! passes, its mission plays with the pack's own alien type, and its editor and linter files are
+//! what `overmind api` generates.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn overmind(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_overmind"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn text(o: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+#[test]
+fn a_new_pack_checks_clean_and_its_test_passes() {
+    let tmp = tempfile::tempdir().expect("a temporary directory");
+    let dir = tmp.path().join("Swamp Things");
+    let d = dir.to_str().expect("UTF-8 path");
+    let o = overmind(&["new", "pack", d]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(
+        text(&o).starts_with("made pack swamp_things in "),
+        "{}",
+        text(&o)
+    );
+    for f in [
+        "pack.toml",
+        "behaviours/swamp_things_lunge.lua",
+        "aliens/swamp_things_brute.lua",
+        "missions/swamp_things.toml",
+        "tests/swamp_things_lunge.toml",
+        "types/overmind.d.lua",
+        ".luarc.json",
+        ".luacheckrc",
+        ".stylua.toml",
+    ] {
+        assert!(dir.join(f).is_file(), "{f} missing");
+    }
+    let o = overmind(&["check", "--pack", d]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(text(&o).contains("; 0 problems"), "{}", text(&o));
+    let o = overmind(&["test", "--pack", d]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(
+        text(&o).contains("test result: ok. 1 passed, 0 failed"),
+        "{}",
+        text(&o)
+    );
+    // The mission's pool holds the pack's own type, and the AI performs its behaviour.
+    let o = overmind(&[
+        "simulate",
+        "--games",
+        "6",
+        "--jobs",
+        "1",
+        "--pack",
+        d,
+        "--mission",
+        "swamp_things",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(text(&o).contains("swamp_things_brute"), "{}", text(&o));
+    assert!(text(&o).contains("swamp_things_lunge"), "{}", text(&o));
+    // The stubs and configs are the generated ones.
+    let same = |file: &str, args: &[&str]| {
+        let o = overmind(args);
+        let written = std::fs::read_to_string(dir.join(file)).expect("written");
+        assert_eq!(written, String::from_utf8_lossy(&o.stdout), "{file}");
+    };
+    same("types/overmind.d.lua", &["api", "--lua"]);
+    same(".luacheckrc", &["api", "--luacheckrc"]);
+    same(".luarc.json", &["api", "--luarc"]);
+}
+
+#[test]
+fn new_pack_refuses_a_directory_in_use_or_a_name_that_makes_no_id() {
+    let tmp = tempfile::tempdir().expect("a temporary directory");
+    let used = tmp.path().join("used");
+    std::fs::create_dir(&used).expect("mkdir");
+    std::fs::write(used.join("keep.txt"), "mine").expect("write");
+    let o = overmind(&["new", "pack", used.to_str().expect("UTF-8")]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o).contains("not empty"), "{}", text(&o));
+    assert_eq!(
+        std::fs::read_to_string(used.join("keep.txt")).expect("kept"),
+        "mine",
+        "nothing the user made is touched"
+    );
+    let bad = tmp.path().join("42");
+    let o = overmind(&["new", "pack", bad.to_str().expect("UTF-8")]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o).contains("makes none"), "{}", text(&o));
+    assert!(!Path::new(&bad).exists());
+}
