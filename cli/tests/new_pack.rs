@@ -101,3 +101,27 @@ fn new_pack_refuses_a_directory_in_use_or_a_name_that_makes_no_id() {
     assert!(text(&o).contains("makes none"), "{}", text(&o));
     assert!(!Path::new(&bad).exists());
 }
+
+/// A behaviour with a syntax error is one problem, not two: the alien type that lists it is
+/// not also reported for listing a behaviour "no loaded pack defines" (issue 12).
+#[test]
+fn a_broken_behaviour_is_one_problem_not_two() {
+    let tmp = tempfile::tempdir().expect("a temporary directory");
+    let dir = tmp.path().join("p");
+    let d = dir.to_str().expect("UTF-8 path");
+    assert_eq!(overmind(&["new", "pack", d]).status.code(), Some(0));
+    let file = dir.join("behaviours/p_lunge.lua");
+    let source = std::fs::read_to_string(&file).expect("written");
+    let broken = source.replace("max_move = 3,", "max_move = = 3,");
+    assert_ne!(broken, source);
+    std::fs::write(&file, broken).expect("write");
+    let o = overmind(&["check", "--pack", d]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    let out = text(&o);
+    assert!(
+        out.contains("p_lunge.lua:") && out.contains("unexpected symbol"),
+        "{out}"
+    );
+    assert!(!out.contains("which no loaded pack defines"), "{out}");
+    assert!(out.contains("; 1 problem"), "{out}");
+}

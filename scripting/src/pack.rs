@@ -263,10 +263,34 @@ impl PackSet {
             set.load_pack(p, &mut problems);
         }
         set.packs = packs;
+        // Behaviour scripts that did not load: what names them is not a second problem.
+        let broken: Vec<(String, String)> = problems
+            .iter()
+            .filter(|p| {
+                p.path.extension().is_some_and(|e| e == "lua")
+                    && p.path
+                        .parent()
+                        .and_then(Path::file_name)
+                        .is_some_and(|d| d == "behaviours")
+            })
+            .map(|p| {
+                let stem = p
+                    .path
+                    .file_stem()
+                    .map(|s| s.to_string_lossy().into_owned())
+                    .unwrap_or_default();
+                (stem, std::fs::read_to_string(&p.path).unwrap_or_default())
+            })
+            .collect();
+        let broken_defines = |b: &str| {
+            broken
+                .iter()
+                .any(|(stem, text)| stem == b || text.contains(&format!("\"{b}\"")))
+        };
         // Every behaviour an alien type lists must exist.
         for (id, t) in &set.content.aliens {
             for b in &t.behaviours {
-                if !set.content.behaviours.contains_key(b) {
+                if !set.content.behaviours.contains_key(b) && !broken_defines(b) {
                     let path = set
                         .origins
                         .get(&(Kind::Alien, id.clone()))
