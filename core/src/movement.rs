@@ -1523,6 +1523,23 @@ mod tests {
     }
 
     /// A random map: walls on about `walls` sixteenths of the edges, solid squares on `solid`.
+    /// A random map of 2 to 10 squares a side, about one square in eight occupied, and a
+    /// start square (occupied too, as a mover's own square is): (map, obstacles, start, w, h).
+    fn random_scene(rng: &mut Rng) -> (Map, Obstacles, Pos, i32, i32) {
+        let (w, h) = (2 + rng.below(9) as i32, 2 + rng.below(9) as i32);
+        let (walls, solid) = (rng.below(5), rng.below(4));
+        let m = random_map(rng, w, h, walls, solid);
+        let mut o = Obstacles::new(&m);
+        for q in m.squares() {
+            if rng.below(8) == 0 {
+                o.insert(q);
+            }
+        }
+        let a = p(rng.below(w as u64) as i32, rng.below(h as u64) as i32);
+        o.insert(a);
+        (m, o, a, w, h)
+    }
+
     fn random_map(rng: &mut Rng, w: i32, h: i32, walls: u64, solid: u64) -> Map {
         let mut b = MapBuilder::new(w, h);
         for y in 0..h {
@@ -1594,17 +1611,7 @@ mod tests {
     fn shortest_paths_match_the_can_step_walk_back() {
         let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
         for case in 0..300 {
-            let (w, h) = (2 + rng.below(9) as i32, 2 + rng.below(9) as i32);
-            let (walls, solid) = (rng.below(5), rng.below(4));
-            let m = random_map(&mut rng, w, h, walls, solid);
-            let mut o = Obstacles::new(&m);
-            for q in m.squares() {
-                if rng.below(8) == 0 {
-                    o.insert(q);
-                }
-            }
-            let a = p(rng.below(w as u64) as i32, rng.below(h as u64) as i32);
-            o.insert(a);
+            let (m, o, a, w, h) = random_scene(&mut rng);
             for _ in 0..6 {
                 let b = p(rng.below(w as u64) as i32, rng.below(h as u64) as i32);
                 let cap = rng.below(6) as usize;
@@ -2101,17 +2108,7 @@ mod tests {
     fn away_ends_are_the_farthest_reachable_squares_by_legal_paths() {
         let mut rng = Rng(0x2545_F491_4F6C_DD1D);
         for case in 0..300 {
-            let (w, h) = (2 + rng.below(9) as i32, 2 + rng.below(9) as i32);
-            let (walls, solid) = (rng.below(5), rng.below(4));
-            let m = random_map(&mut rng, w, h, walls, solid);
-            let mut o = Obstacles::new(&m);
-            for q in m.squares() {
-                if rng.below(8) == 0 {
-                    o.insert(q);
-                }
-            }
-            let a = p(rng.below(w as u64) as i32, rng.below(h as u64) as i32);
-            o.insert(a);
+            let (m, o, a, w, h) = random_scene(&mut rng);
             let threats: Vec<Pos> = (0..1 + rng.below(3))
                 .map(|_| p(rng.below(w as u64) as i32, rng.below(h as u64) as i32))
                 .collect();
