@@ -95,6 +95,16 @@ pub const COMMANDS: &[(&str, &str, &str)] = &[
         "",
         "End the current activation; with none under way, end the phase",
     ),
+    (
+        "perform",
+        "UNIT BEHAVIOUR",
+        "Author tool (play --dev): the alien unit performs the behaviour now, out of turn",
+    ),
+    (
+        "spawn",
+        "TYPE X,Y [N]",
+        "Author tool (play --dev): a new alien unit of TYPE on X,Y, N models (default 1)",
+    ),
     ("help", "[COMMAND]", "This list, or one command's help"),
     ("map", "", "Show the map again"),
     ("status", "", "Units, health, and whose turn it is"),
@@ -126,6 +136,10 @@ pub struct Names {
     pub ids: Vec<String>,
     /// The unit now activating: `move 3,4` means it.
     pub active: Option<Id>,
+    /// Loaded behaviour ids (`perform`), for checks and suggestions.
+    pub behaviours: Vec<String>,
+    /// Loaded Alien Type ids (`spawn`).
+    pub aliens: Vec<String>,
 }
 
 /// Parse one line. `names` checks the ids it names and suggests near misses.
@@ -244,6 +258,35 @@ pub fn parse(line: &str, names: &Names) -> Result<Command, ParseError> {
             }))
         }
         "end" => no_args(args, Command::Act(Action::End), usage_err),
+        "perform" => {
+            let [u, b] = args else {
+                return Err(usage_err());
+            };
+            let unit = check_id(name, u, names, args)?;
+            let behaviour = check_in(name, b, &names.behaviours, "behaviour", args)?;
+            Ok(Command::Act(Action::Perform { unit, behaviour }))
+        }
+        "spawn" => {
+            let (t, sq, n) = match args {
+                [t, sq] => (*t, *sq, 1),
+                [t, sq, n] => {
+                    let n = n.parse::<u32>().map_err(|_| {
+                        ParseError::new(format!(
+                            "`{n}` is not a number of models; usage: {name} {usage}"
+                        ))
+                    })?;
+                    (*t, *sq, n)
+                }
+                _ => return Err(usage_err()),
+            };
+            let alien = check_in(name, t, &names.aliens, "alien type", args)?;
+            let at = square_of(sq).map_err(ParseError::new)?;
+            Ok(Command::Act(Action::Spawn {
+                alien,
+                at,
+                models: n,
+            }))
+        }
         "help" => match args {
             [] => Ok(Command::Help(None)),
             [w] => Ok(Command::Help(Some((*w).to_string()))),
@@ -297,6 +340,29 @@ fn check_id(cmd: &str, id: &str, names: &Names, args: &[&str]) -> Result<Id, Par
     Err(ParseError::new(format!("no unit, model or Blip named `{id}`")).suggest(suggestion))
 }
 
+/// A name from `known` (a loaded behaviour or alien type), or an error suggesting the
+/// nearest.
+fn check_in(
+    cmd: &str,
+    word: &str,
+    known: &[String],
+    what: &str,
+    args: &[&str],
+) -> Result<Id, ParseError> {
+    if known.is_empty() || known.iter().any(|n| n == word) {
+        return Ok(Id::from(word));
+    }
+    let near = nearest(word, known.iter().map(String::as_str));
+    let suggestion = near.map(|n| {
+        let fixed: Vec<&str> = args
+            .iter()
+            .map(|a| if *a == word { n } else { a })
+            .collect();
+        format!("{cmd} {}", fixed.join(" "))
+    });
+    Err(ParseError::new(format!("no loaded {what} is called `{word}`")).suggest(suggestion))
+}
+
 /// `X,Y` as a square.
 ///
 /// # Errors
@@ -332,6 +398,13 @@ pub fn text_of(a: &Action) -> String {
         Action::Interact { unit } => format!("interact {unit}"),
         Action::Flip { unit } => format!("flip {unit}"),
         Action::End => "end".to_string(),
+        Action::Perform { unit, behaviour } => format!("perform {unit} {behaviour}"),
+        Action::Spawn {
+            alien,
+            at,
+            models: 1,
+        } => format!("spawn {alien} {at}"),
+        Action::Spawn { alien, at, models } => format!("spawn {alien} {at} {models}"),
     }
 }
 
@@ -381,6 +454,8 @@ mod tests {
         Names {
             ids: vec!["captain".into(), "medic".into(), "b3".into(), "b3.1".into()],
             active: None,
+            behaviours: vec!["rush".into(), "take_cover".into()],
+            aliens: vec!["stalker".into()],
         }
     }
 
@@ -496,8 +571,33 @@ mod tests {
                 unit: "medic".into(),
             },
             Action::End,
+            Action::Perform {
+                unit: "b3".into(),
+                behaviour: "rush".into(),
+            },
+            Action::Spawn {
+                alien: "stalker".into(),
+                at: Pos::new(4, 5),
+                models: 1,
+            },
+            Action::Spawn {
+                alien: "stalker".into(),
+                at: Pos::new(4, 5),
+                models: 3,
+            },
         ] {
             assert_eq!(parse(&text_of(&a), &n), Ok(Command::Act(a)));
         }
+    }
+
+    #[test]
+    fn author_tools_name_loaded_content_and_suggest_near_misses() {
+        let n = names();
+        let e = parse("perform b3 rsuh", &n).unwrap_err();
+        assert_eq!(e.suggestion.as_deref(), Some("perform b3 rush"), "{e}");
+        let e = parse("spawn stalkr 4,5", &n).unwrap_err();
+        assert_eq!(e.suggestion.as_deref(), Some("spawn stalker 4,5"), "{e}");
+        assert!(parse("spawn stalker 4,5 many", &n).is_err());
+        assert!(parse("perform b3", &n).is_err());
     }
 }

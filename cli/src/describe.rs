@@ -121,6 +121,25 @@ pub fn event(e: &Event) -> Option<String> {
                 at.join(", ")
             )
         }
+        Event::UnitSpawned {
+            unit,
+            type_id,
+            models,
+            source,
+        } => {
+            let at: Vec<String> = models
+                .iter()
+                .map(|m| format!("{} at {}", m.id, m.at))
+                .collect();
+            format!(
+                "{unit}: {} spawned ({source}): {}",
+                plural(models.len() as u32, type_id, type_id),
+                at.join(", ")
+            )
+        }
+        Event::BehaviourOnDemand { unit, behaviour } => {
+            format!("{unit} performs the Alien Behaviour {behaviour} (on demand)")
+        }
         Event::ModelLost { unit, reason } => format!("{unit} loses models: {reason}"),
         Event::BehaviourChosen {
             unit,

@@ -122,6 +122,8 @@ fn names() -> Names {
     Names {
         ids: vec!["alpha".into(), "bravo".into(), "B1".into()],
         active: None,
+        behaviours: vec!["rush".into()],
+        aliens: vec!["stalker".into()],
     }
 }
 

@@ -23,6 +23,9 @@ pub struct Save {
     /// Pack directories in load order, the base pack first (absolute).
     pub packs: Vec<PathBuf>,
     pub seed: u64,
+    /// The author tools were on (`play --dev`): the records may hold `perform` and `spawn`.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub dev: bool,
     /// Every accepted action, in order.
     pub records: Vec<SavedRecord>,
     /// How the game stood when saved.
@@ -352,6 +355,7 @@ mod tests {
             mission: "demo".into(),
             packs: vec![PathBuf::from("/packs/base")],
             seed: 7,
+            dev: false,
             records: vec![SavedRecord {
                 side: Side::Heroes,
                 action: Action::End,

@@ -62,6 +62,13 @@ impl Session {
         })
     }
 
+    /// Turn the author tools on (`play --dev`); before the first action, so that undo and
+    /// replay start from the same setting.
+    pub fn enable_dev(&mut self) {
+        self.game.state.set_dev(true);
+        self.start.set_dev(true);
+    }
+
     #[must_use]
     pub fn content(&self) -> &Content {
         &self.packs.content
@@ -180,9 +187,12 @@ impl Session {
             }
         }
         ids.extend(st.blips.iter().map(|b| b.id.to_string()));
+        let content = self.content();
         Names {
             ids,
             active: st.active,
+            behaviours: content.behaviours.keys().cloned().collect(),
+            aliens: content.aliens.keys().cloned().collect(),
         }
     }
 
@@ -194,6 +204,7 @@ impl Session {
             mission: self.mission.clone(),
             packs: self.pack_dirs.clone(),
             seed: self.seed,
+            dev: self.game.state.dev(),
             records: self
                 .game
                 .record

@@ -112,6 +112,9 @@ pub fn group(actions: &[Action]) -> Vec<LegalGroup> {
             Action::Interact { unit } => ("interact", Some(unit), None, None),
             Action::Flip { unit } => ("flip", Some(unit), None, None),
             Action::End => ("end", None, None, None),
+            // Author tools are never listed as legal; kept apart if they ever are.
+            Action::Perform { unit, .. } => ("perform", Some(unit), None, None),
+            Action::Spawn { at, .. } => ("spawn", None, Some(*at), None),
         };
         let unit = unit.cloned();
         let i = match out.iter().position(|g| g.action == word && g.unit == unit) {

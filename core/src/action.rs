@@ -45,6 +45,20 @@ pub enum Action {
     },
     /// End the current activation; with none under way, end the side's phase.
     End,
+    /// Author tool (`play --dev`): `unit`, an Overmind unit on the map, performs `behaviour`
+    /// now, out of turn, using no action (core/src/dev.rs).
+    Perform {
+        unit: Id,
+        behaviour: Id,
+    },
+    /// Author tool (`play --dev`): a new Overmind unit of Alien Type `alien`, its first model
+    /// on `at` and `models - 1` more placed next to it.
+    Spawn {
+        alien: Id,
+        at: Pos,
+        #[serde(default = "one")]
+        models: u32,
+    },
 }
 
 impl Action {
@@ -79,13 +93,17 @@ impl Action {
             | Action::Overwatch { unit }
             | Action::Interact { unit }
             | Action::Flip { unit } => Some(unit),
-            Action::End => None,
+            Action::End | Action::Perform { .. } | Action::Spawn { .. } => None,
         }
     }
 }
 
 /// Why an action was refused. The state is unchanged. Messages never describe a face-down
 /// Blip's contents.
+fn one() -> u32 {
+    1
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Error, Serialize, Deserialize)]
 #[error("{0}")]
 pub struct ActionError(pub String);

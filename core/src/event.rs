@@ -85,12 +85,26 @@ pub enum Event {
         unit: Id,
         reason: String,
     },
+    /// A unit put on the map by something other than a reveal; `source` names it (`dev` for
+    /// the author tool `spawn`).
+    UnitSpawned {
+        unit: Id,
+        #[serde(rename = "type")]
+        type_id: Id,
+        models: Vec<PlacedModel>,
+        source: String,
+    },
     BehaviourChosen {
         unit: Id,
         behaviour: Id,
         options: Vec<Id>,
     },
     BehaviourPerformed {
+        unit: Id,
+        behaviour: Id,
+    },
+    /// An author asked for this behaviour (`perform`, `play --dev`): no card was drawn.
+    BehaviourOnDemand {
         unit: Id,
         behaviour: Id,
     },

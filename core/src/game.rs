@@ -133,6 +133,9 @@ impl Game {
 impl Engine<'_> {
     /// Resolve one validated action ([`crate::validate`] has accepted it).
     pub(crate) fn act(&mut self, side: Side, action: &Action) -> Result<(), ActionError> {
+        if self.dev_act(action).is_some() {
+            return Ok(());
+        }
         let (Some(name), Some(kind)) = (action.actor(), kind_of(action)) else {
             self.end_activation_or_phase(side);
             return Ok(());

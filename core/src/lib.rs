@@ -15,6 +15,7 @@ mod combat;
 pub mod content;
 pub mod decision;
 mod deploy;
+pub mod dev;
 pub mod dice;
 mod engine;
 pub mod event;

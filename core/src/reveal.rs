@@ -221,7 +221,7 @@ impl Engine<'_> {
     }
 
     /// Free squares adjacent to an already placed model (through openings, into buildings).
-    fn placement_squares(&mut self, placed: &[Model]) -> Vec<Pos> {
+    pub(crate) fn placement_squares(&mut self, placed: &[Model]) -> Vec<Pos> {
         let map = self.map();
         let mut o = self.obstacles();
         for m in placed {

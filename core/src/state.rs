@@ -239,6 +239,9 @@ pub struct GameState {
     /// What scripts keep between calls (`game.storage`), by script id.
     #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     storage: crate::storage::Storage,
+    /// Author tools are on (`play --dev`): `perform` and `spawn` are legal (docs/RULES.md §13).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    dev: bool,
     #[serde(skip)]
     obstacles: Option<Obstacles>,
     /// A configuration known to have no face-down Blip in a Hero's sight (derived; see
@@ -277,6 +280,7 @@ impl PartialEq for GameState {
             && self.next_id == other.next_id
             && self.moved_this_action == other.moved_this_action
             && self.storage == other.storage
+            && self.dev == other.dev
     }
 }
 
@@ -306,9 +310,22 @@ impl GameState {
             moved_this_action: Vec::new(),
             next_id: 0,
             storage: crate::storage::Storage::new(),
+            dev: false,
             obstacles: None,
             sight_memo: None,
         }
+    }
+
+    /// Are the author tools on (`perform`, `spawn`)?
+    #[must_use]
+    pub fn dev(&self) -> bool {
+        self.dev
+    }
+
+    /// Turn the author tools on or off. Set before the first action: a replay must start
+    /// with the same setting.
+    pub fn set_dev(&mut self, on: bool) {
+        self.dev = on;
     }
 
     /// Squares holding a model or a Blip.
@@ -743,6 +760,7 @@ impl Clone for GameState {
             moved_this_action,
             next_id,
             storage,
+            dev,
             obstacles,
             sight_memo,
         } = self;
@@ -762,6 +780,7 @@ impl Clone for GameState {
             moved_this_action: moved_this_action.clone(),
             next_id: *next_id,
             storage: storage.clone(),
+            dev: *dev,
             obstacles: obstacles.clone(),
             sight_memo: sight_memo.clone(),
         }
@@ -784,6 +803,7 @@ impl Clone for GameState {
             moved_this_action,
             next_id,
             storage,
+            dev,
             obstacles,
             sight_memo,
         } = source;
@@ -802,6 +822,7 @@ impl Clone for GameState {
         self.moved_this_action.clone_from(moved_this_action);
         self.next_id = *next_id;
         self.storage.clone_from(storage);
+        self.dev = *dev;
         self.obstacles.clone_from(obstacles);
         self.sight_memo.clone_from(sight_memo);
     }

@@ -29,7 +29,7 @@ pub fn kind_of(action: &Action) -> Option<ActionKind> {
         Action::Overwatch { .. } => ActionKind::Overwatch,
         Action::Interact { .. } => ActionKind::Interact,
         Action::Flip { .. } => ActionKind::Flip,
-        Action::End => return None,
+        Action::End | Action::Perform { .. } | Action::Spawn { .. } => return None,
     })
 }
 
@@ -308,6 +308,9 @@ pub(crate) fn validate(
     side: Side,
     action: &Action,
 ) -> Result<(), ActionError> {
+    if let Some(r) = crate::dev::validate(st, content, action) {
+        return r;
+    }
     let (Some(name), Some(kind)) = (action.actor(), kind_of(action)) else {
         return Ok(());
     };
@@ -395,7 +398,7 @@ pub(crate) fn validate(
         (Actor::Unit { .. }, Action::Flip { unit }) => {
             refuse(format!("{unit} is not a Blip: only Blips Flip"))
         }
-        (_, Action::End) => Ok(()),
+        (_, Action::End | Action::Perform { .. } | Action::Spawn { .. }) => Ok(()),
     }
 }
 

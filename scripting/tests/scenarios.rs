@@ -302,3 +302,53 @@ fn the_look_ahead_ai_finds_a_new_behaviour() {
     }
     assert_eq!(ran, 3);
 }
+
+/// `at` takes one square, one of several squares, or a square adjacent to another model
+/// (issue 12): adjacency is the rules' (§4), so a wall between two touching squares is not.
+#[test]
+fn at_takes_one_of_several_squares_or_adjacent_to_a_model() {
+    let set = base_set();
+    let walled = "map = \"\"\"\n+-+-+-+-+-+-+\n|. .|. . . .|\n+           +\n|. . . . . .|\n+           +\n|. . . . . .|\n+-+-+-+-+-+-+\n\"\"\"\n";
+    let units = "[[scenario.heroes]]\nid = \"H\"\nprofile = \"vance\"\nat = [1, 0]\n\n[[scenario.units]]\nid = \"U\"\ntype = \"spitter\"\nat = [2, 0]\n\n[[scenario.units]]\nid = \"M\"\ntype = \"spitter\"\nat = [1, 1]\n";
+    let expect = |e: &str| format!("\n[[scenario.expect]]\nat = {{ {e} }}\n");
+    let text = format!(
+        "[[scenario]]\nname = \"places\"\n{walled}actions = [\"end\"]\n\n{units}{}{}{}{}{}",
+        expect("model = \"M\", adjacent_to = \"H\""),
+        expect("model = \"U\", squares = [[0, 0], [2, 0]]"),
+        expect("model = \"U\", adjacent_to = \"H\""),
+        expect("model = \"U\", squares = [[3, 0], [4, 0]]"),
+        expect("model = \"M\", adjacent_to = \"nobody\""),
+    );
+    let t = Temp::new("places", &text);
+    let r = match scenario::run_file(&set, t.path()) {
+        Ok(r) => r,
+        Err(ps) => panic!("{ps:?}"),
+    };
+    let all: Vec<String> = r[0].failures.iter().map(ToString::to_string).collect();
+    let joined = all.join("\n");
+    assert_eq!(all.len(), 3, "{joined}");
+    assert!(
+        joined.contains("expected U adjacent to H; it is at 2,0, and H at 1,0"),
+        "the wall between them: {joined}"
+    );
+    assert!(
+        joined.contains("expected U on one of 3,0 4,0; it is at 2,0"),
+        "{joined}"
+    );
+    assert!(
+        joined.contains("expected M adjacent to nobody;"),
+        "{joined}"
+    );
+
+    let both = format!(
+        "[[scenario]]\nname = \"both\"\n{walled}actions = [\"end\"]\n\n{units}{}",
+        expect("model = \"U\", square = [2, 0], adjacent_to = \"H\"")
+    );
+    let problems = problems_of("both", &both);
+    assert!(
+        problems
+            .iter()
+            .any(|p| p.contains("at: give exactly one of `square = [x, y]`")),
+        "{problems:?}"
+    );
+}

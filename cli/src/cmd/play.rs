@@ -55,6 +55,10 @@ pub struct Args {
     /// Do not watch the pack directories for edited scripts.
     #[arg(long)]
     pub no_watch: bool,
+    /// Author tools: `perform UNIT BEHAVIOUR` and `spawn TYPE X,Y [N]` at any prompt, so a
+    /// script edit runs at once. Shows everything (refused with `--view heroes`).
+    #[arg(long)]
+    pub dev: bool,
 }
 
 /// Who controls a side.
@@ -90,7 +94,15 @@ const MAX_AI_ACTIONS: usize = 100_000;
 /// Pack or mission problems (exit 1), impossible options (exit 2), a save that cannot be
 /// written (exit 1).
 pub fn run(args: &Args) -> Result<(), CliError> {
+    if args.dev && args.view == Some(View::Heroes) {
+        return Err(CliError::Usage(
+            "--dev shows and spawns what the Heroes may not know: leave out --view heroes (the \
+             author tools play with everything shown)"
+                .into(),
+        ));
+    }
     let view = match args.view {
+        None if args.dev => Side::Overmind,
         Some(View::Heroes) => Side::Heroes,
         Some(View::Overmind) => Side::Overmind,
         None if args.heroes == Who::Human && args.overmind == Who::Ai => Side::Heroes,
@@ -145,6 +157,9 @@ pub fn run(args: &Args) -> Result<(), CliError> {
     );
     let seed = args.seed.unwrap_or_else(random_seed);
     let mut session = Session::start(dirs, &args.mission, seed, ctl)?;
+    if args.dev {
+        session.enable_dev();
+    }
     frontend.borrow_mut().started(&session);
     let sides = [args.heroes, args.overmind];
     let levels = [args.heroes_ai, args.overmind_ai];

@@ -41,6 +41,7 @@ pub fn run(args: &Args) -> Result<(), CliError> {
     let mut game = set
         .start(&save.mission, save.seed)
         .map_err(packs::problems)?;
+    game.state.set_dev(save.dev);
     let difference = replay(&mut game, &save, &set.content);
     let verdict = Verdict {
         identical: difference.is_none(),

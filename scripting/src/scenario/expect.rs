@@ -52,7 +52,7 @@ enum Check {
     },
     At {
         id: String,
-        square: Pos,
+        place: Place,
     },
     Health {
         id: String,
@@ -71,6 +71,39 @@ enum Check {
     },
     Round(u32),
     Phase(Phase),
+}
+
+/// Where an `at` expectation wants a model or Blip.
+#[derive(Clone, Debug)]
+enum Place {
+    /// `square = [x, y]`.
+    Square(Pos),
+    /// `squares = [[x, y], ...]`: any one of them.
+    OneOf(Vec<Pos>),
+    /// `adjacent_to = "ID"`: a square adjacent (docs/RULES.md §4: no wall between) to that
+    /// model's or Blip's.
+    AdjacentTo(String),
+}
+
+impl Place {
+    fn describe(&self) -> String {
+        match self {
+            Place::Square(p) => format!("at {p}"),
+            Place::OneOf(ps) => {
+                let list: Vec<String> = ps.iter().map(ToString::to_string).collect();
+                format!("on one of {}", list.join(" "))
+            }
+            Place::AdjacentTo(id) => format!("adjacent to {id}"),
+        }
+    }
+}
+
+/// Where `id` is: a Blip's square or a model's (a one-model unit by its id).
+fn position(st: &GameState, id: &str) -> Result<Pos, String> {
+    match st.blip(id) {
+        Some(b) => Ok(b.pos),
+        None => model(st, id).map(|m| m.pos),
+    }
 }
 
 /// What a scenario's play left behind, for the checks.
@@ -226,15 +259,30 @@ impl Expect {
                     (format!("expected these events in this order{}: {}; {found}", o.during(*during), listed.join("; ")), o.of_kind(&patterns[next].kind, *during))
                 })
             }
-            Check::At { id, square } => {
-                let at = match o.state.blip(id) {
-                    Some(b) => Ok(b.pos),
-                    None => model(o.state, id).map(|m| m.pos),
+            Check::At { id, place } => {
+                let want = place.describe();
+                let at = match position(o.state, id) {
+                    Ok(p) => p,
+                    Err(why) => return Some((format!("expected {id} {want}; {why}"), o.naming(id))),
                 };
-                match at {
-                    Ok(p) if p == *square => None,
-                    Ok(p) => Some((format!("expected {id} at {square}; it is at {p}"), o.naming(id))),
-                    Err(why) => Some((format!("expected {id} at {square}; {why}"), o.naming(id))),
+                let ok = match place {
+                    Place::Square(s) => at == *s,
+                    Place::OneOf(ss) => ss.contains(&at),
+                    Place::AdjacentTo(other) => match position(o.state, other) {
+                        Ok(q) => overmind_core::movement::adjacent(&o.state.map, at, q),
+                        Err(why) => return Some((format!("expected {id} {want}; {why}"), o.naming(other))),
+                    },
+                };
+                if ok {
+                    None
+                } else {
+                    let also = match place {
+                        Place::AdjacentTo(other) => position(o.state, other)
+                            .map(|q| format!(", and {other} at {q}"))
+                            .unwrap_or_default(),
+                        _ => String::new(),
+                    };
+                    Some((format!("expected {id} {want}; it is at {at}{also}"), o.naming(id)))
                 }
             }
             Check::Health { id, value } => match model(o.state, id) {
@@ -539,7 +587,7 @@ fn read_state(r: &mut Reader<'_, '_>, kind: &str, value: &Spanned<Value>) -> Opt
     r.rest(None);
     let Value::Table(t) = value.get_ref() else {
         let example = match kind {
-            "at" => "{ model = \"B1.1\", square = [5, 2] }",
+            "at" => "{ model = \"B1.1\", square = [5, 2] } (or squares = [[5, 2], [5, 3]], or adjacent_to = \"H\")",
             "health" => "{ model = \"H\", value = 6 }",
             _ => "{ model = \"H\", shaken = true }",
         };
@@ -553,7 +601,7 @@ fn read_state(r: &mut Reader<'_, '_>, kind: &str, value: &Spanned<Value>) -> Opt
         return None;
     };
     let allowed: &[&str] = match kind {
-        "at" => &["model", "square"],
+        "at" => &["model", "square", "squares", "adjacent_to"],
         "health" => &["model", "value"],
         _ => &["model", "knocked_down", "stunned", "shaken", "shaken_by"],
     };
@@ -570,14 +618,38 @@ fn read_state(r: &mut Reader<'_, '_>, kind: &str, value: &Spanned<Value>) -> Opt
     let id = id.clone();
     match kind {
         "at" => {
-            let square = t.get("square").and_then(square);
-            if square.is_none() {
-                r.bad(value, "at: expected `square = [x, y]`".into());
+            let given: Vec<&str> = ["square", "squares", "adjacent_to"]
+                .into_iter()
+                .filter(|k| t.contains_key(*k))
+                .collect();
+            let place = match given.as_slice() {
+                ["square"] => t.get("square").and_then(square).map(Place::Square),
+                ["squares"] => t
+                    .get("squares")
+                    .and_then(Value::as_array)
+                    .filter(|a| !a.is_empty())
+                    .and_then(|a| a.iter().map(square).collect::<Option<Vec<Pos>>>())
+                    .map(Place::OneOf),
+                ["adjacent_to"] => t
+                    .get("adjacent_to")
+                    .and_then(Value::as_str)
+                    .map(|s| Place::AdjacentTo(s.to_string())),
+                _ => None,
+            };
+            if place.is_none() {
+                let why = match given.as_slice() {
+                    [] | [_, _, ..] => "give exactly one of",
+                    _ => "expected",
+                };
+                r.bad(
+                    value,
+                    format!(
+                        "at: {why} `square = [x, y]`, `squares = [[x, y], ...]` (one of them) \
+                         or `adjacent_to = \"ID\"`"
+                    ),
+                );
             }
-            Some(Check::At {
-                id,
-                square: square?,
-            })
+            Some(Check::At { id, place: place? })
         }
         "health" => {
             let v = t
