@@ -140,6 +140,34 @@ pub struct Names {
     pub behaviours: Vec<String>,
     /// Loaded Alien Type ids (`spawn`).
     pub aliens: Vec<String>,
+    /// The ids of the side to move (its units, models and Blips): a typo in the unit that
+    /// acts is corrected to one of these, never to the other side's.
+    pub own: Vec<String>,
+    /// The labels the map shows, as (label, id): a Hero's number (`1`), an Alien Unit's
+    /// letter (`A`) and its models as `A.2`.
+    pub labels: Vec<(String, String)>,
+}
+
+impl Names {
+    /// The id a map label stands for (`1` → `captain`, `a.2` or `A2` → `b11.2`).
+    #[must_use]
+    pub fn label(&self, word: &str) -> Option<&str> {
+        let upper = word.to_ascii_uppercase();
+        let dotted = match upper.as_bytes() {
+            [c, rest @ ..]
+                if c.is_ascii_uppercase()
+                    && !rest.is_empty()
+                    && rest.iter().all(u8::is_ascii_digit) =>
+            {
+                format!("{}.{}", char::from(*c), &upper[1..])
+            }
+            _ => upper.clone(),
+        };
+        self.labels
+            .iter()
+            .find(|(l, _)| *l == word || *l == upper || *l == dotted)
+            .map(|(_, id)| id.as_str())
+    }
 }
 
 /// Parse one line. `names` checks the ids it names and suggests near misses.
@@ -218,10 +246,10 @@ pub fn parse(line: &str, names: &Names) -> Result<Command, ParseError> {
                 [sq] if names.active.is_some() => {
                     (names.active.unwrap_or_default(), (*sq).to_string())
                 }
-                [unit, sq] => (check_id(name, unit, names, args)?, (*sq).to_string()),
+                [unit, sq] => (check_actor(name, unit, names, args)?, (*sq).to_string()),
                 // `move captain 3, 4`
                 [unit, x, y] if x.ends_with(',') => {
-                    (check_id(name, unit, names, args)?, format!("{x}{y}"))
+                    (check_actor(name, unit, names, args)?, format!("{x}{y}"))
                 }
                 _ => return Err(usage_err()),
             };
@@ -235,7 +263,7 @@ pub fn parse(line: &str, names: &Names) -> Result<Command, ParseError> {
         "shoot" | "melee" => {
             let (unit, target) = match args {
                 [t] if names.active.is_some() => (names.active.unwrap_or_default(), *t),
-                [u, t] => (check_id(name, u, names, args)?, *t),
+                [u, t] => (check_actor(name, u, names, args)?, *t),
                 _ => return Err(usage_err()),
             };
             let target = check_id(name, target, names, args)?;
@@ -248,7 +276,7 @@ pub fn parse(line: &str, names: &Names) -> Result<Command, ParseError> {
         "overwatch" | "interact" | "flip" => {
             let unit = match args {
                 [] if names.active.is_some() => names.active.unwrap_or_default(),
-                [u] => check_id(name, u, names, args)?,
+                [u] => check_actor(name, u, names, args)?,
                 _ => return Err(usage_err()),
             };
             Ok(Command::Act(match name {
@@ -326,13 +354,33 @@ fn no_args(
     }
 }
 
-/// An id the map knows, or an error suggesting the nearest one (in the whole line).
+/// The unit that acts: as [`check_id`], but a typo is corrected to one of the side's own.
+fn check_actor(cmd: &str, id: &str, names: &Names, args: &[&str]) -> Result<Id, ParseError> {
+    lookup(cmd, id, names, args, &names.own)
+}
+
+/// An id the map knows (or a map label for one), or an error suggesting the nearest (in the
+/// whole line).
 fn check_id(cmd: &str, id: &str, names: &Names, args: &[&str]) -> Result<Id, ParseError> {
+    lookup(cmd, id, names, args, &names.ids)
+}
+
+fn lookup(
+    cmd: &str,
+    id: &str,
+    names: &Names,
+    args: &[&str],
+    pool: &[String],
+) -> Result<Id, ParseError> {
     if names.ids.is_empty() || names.ids.iter().any(|n| n == id) {
         // An unknown name too long to be an id is cut so that it matches nothing.
         return Ok(Id::from(id));
     }
-    let near = nearest(id, names.ids.iter().map(String::as_str));
+    if let Some(real) = names.label(id) {
+        return Ok(Id::from(real));
+    }
+    let pool = if pool.is_empty() { &names.ids } else { pool };
+    let near = nearest(id, pool.iter().map(String::as_str));
     let suggestion = near.map(|n| {
         let fixed: Vec<&str> = args.iter().map(|a| if *a == id { n } else { a }).collect();
         format!("{cmd} {}", fixed.join(" "))
@@ -456,6 +504,13 @@ mod tests {
             active: None,
             behaviours: vec!["rush".into(), "take_cover".into()],
             aliens: vec!["stalker".into()],
+            own: vec!["captain".into(), "medic".into()],
+            labels: vec![
+                ("1".into(), "captain".into()),
+                ("2".into(), "medic".into()),
+                ("A".into(), "b3".into()),
+                ("A.1".into(), "b3.1".into()),
+            ],
         }
     }
 
@@ -588,6 +643,43 @@ mod tests {
         ] {
             assert_eq!(parse(&text_of(&a), &n), Ok(Command::Act(a)));
         }
+    }
+
+    /// Issue 13: units answer to the labels the map shows, and a misspelt unit that acts is
+    /// corrected to one of the side's own, never the other side's.
+    #[test]
+    fn map_labels_name_units_and_typos_stay_on_your_side() {
+        let n = names();
+        assert_eq!(
+            parse("move 1 2,3", &n),
+            Ok(Command::Act(Action::move_to("captain", Pos::new(2, 3))))
+        );
+        assert_eq!(
+            parse("shoot 2 a.1", &n),
+            Ok(Command::Act(Action::Shoot {
+                unit: "medic".into(),
+                target: "b3.1".into()
+            }))
+        );
+        assert_eq!(
+            parse("melee 1 A1", &n),
+            Ok(Command::Act(Action::Melee {
+                unit: "captain".into(),
+                target: "b3.1".into()
+            }))
+        );
+        // `b4` is nearest to the Blip `b3`, but the acting unit must be one of yours.
+        let e = parse("move b4 2,3", &n).unwrap_err();
+        assert!(
+            e.suggestion
+                .as_deref()
+                .is_some_and(|s| s.starts_with("move captain") || s.starts_with("move medic"))
+                || e.suggestion.is_none(),
+            "{e}"
+        );
+        assert_ne!(e.suggestion.as_deref(), Some("move b3 2,3"), "{e}");
+        let e = parse("move captian 2,3", &n).unwrap_err();
+        assert_eq!(e.suggestion.as_deref(), Some("move captain 2,3"), "{e}");
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! with their cause, and why a behaviour did or did not follow.
 
 use overmind_core::dice::Face;
-use overmind_core::event::StatusChange;
+use overmind_core::event::{Cause, Contribution, Modifier, RangeBand, Roll, StatusChange};
 use overmind_core::{AttackKind, Event, RevealCause, Side};
 
 /// Words for a side.
@@ -42,6 +42,47 @@ fn cause(c: RevealCause) -> &'static str {
         RevealCause::Overmind => "the Overmind flipped it or moved it into sight",
         RevealCause::Damage => "something was about to damage it",
         RevealCause::Stat => "a script needed one of its stats",
+    }
+}
+
+/// Where an attack's CV came from: each model's part, and its range band when shooting.
+fn contributions(from: &[Contribution], kind: AttackKind) -> String {
+    let band = |c: &Contribution| match (c.band, c.distance) {
+        (Some(RangeBand::Short), Some(d)) => format!(" at short range ({d})"),
+        (Some(RangeBand::Long), Some(d)) => format!(" at long range ({d})"),
+        _ => String::new(),
+    };
+    match from {
+        [] => String::new(),
+        [one] if matches!(kind, AttackKind::Shoot | AttackKind::Overwatch) => band(one),
+        [_] => String::new(),
+        many => {
+            let parts: Vec<String> = many
+                .iter()
+                .map(|c| format!("{} {}{}", c.model, c.cv, band(c)))
+                .collect();
+            if kind == AttackKind::Fear {
+                format!(", the highest of {}", parts.join(", "))
+            } else {
+                format!(": {}", parts.join(" + "))
+            }
+        }
+    }
+}
+
+/// A modifier's cause as the roll line names it.
+fn cause_text(m: &Modifier) -> String {
+    match m.cause {
+        Cause::Behaviour => match m.source {
+            Some(b) => format!("behaviour {b}"),
+            None => "behaviour".into(),
+        },
+        Cause::WeakOverwatch => "weak Overwatch".into(),
+        Cause::Building => "into a building".into(),
+        Cause::RedSquare => "red square".into(),
+        Cause::GreenSide => "green side".into(),
+        Cause::Floor => "at least 1".into(),
+        Cause::Stunned => "Stunned".into(),
     }
 }
 
@@ -178,20 +219,48 @@ pub fn event(e: &Event) -> Option<String> {
             crits,
             shields,
             damage,
+            from,
+            modifiers,
         } => {
             let mut roll = format!("{} (CV {cv}", plural(*dice, "die", "dice"));
+            roll.push_str(&contributions(from, *kind));
+            let fewer: Vec<String> = modifiers
+                .iter()
+                .filter(|m| m.on == Roll::Attack)
+                .map(|m| format!("{} {}", cause_text(m), m.change.unsigned_abs()))
+                .collect();
             if *penalty > 0 {
-                roll.push_str(&format!(", {penalty} fewer"));
+                if fewer.is_empty() {
+                    roll.push_str(&format!(", {penalty} fewer"));
+                } else {
+                    roll.push_str(&format!(", {penalty} fewer: {}", fewer.join(", ")));
+                }
+                if cv.saturating_sub(*penalty) < 1 {
+                    roll.push_str(", but never fewer than 1 die");
+                }
             }
             if *upgraded > 0 {
                 roll.push_str(&format!(", {upgraded} blank made a HIT"));
             }
             roll.push(')');
+            let def_mods: Vec<String> = modifiers
+                .iter()
+                .filter(|m| m.on == Roll::Defence)
+                .map(|m| format!("{:+} {}", m.change, cause_text(m)))
+                .collect();
+            let defence = if def_mods.is_empty() {
+                plural(*defence_dice, "die", "dice")
+            } else {
+                format!(
+                    "{} (Defence {})",
+                    plural(*defence_dice, "die", "dice"),
+                    def_mods.join(", ")
+                )
+            };
             format!(
-                "{attacker} {} {target}: {roll} [{}] against {} [{}] -> {}, {}, {}: {} damage",
+                "{attacker} {} {target}: {roll} [{}] against {defence} [{}] -> {}, {}, {}: {} damage",
                 attack_verb(*kind),
                 faces(f),
-                plural(*defence_dice, "die", "dice"),
                 faces(defence_faces),
                 plural(*hits, "hit", "hits"),
                 plural(*crits, "critical", "criticals"),
@@ -265,6 +334,8 @@ mod tests {
             crits: 1,
             shields: 1,
             damage: 1,
+            from: vec![],
+            modifiers: vec![],
         };
         assert_eq!(
             event(&e).as_deref(),
@@ -272,6 +343,73 @@ mod tests {
                 "captain shoots b3.1: 2 dice (CV 3, 1 fewer) [HIT CRITICAL] against 1 die [SHIELD] -> \
                  1 hit, 1 critical, 1 shield: 1 damage"
             )
+        );
+    }
+
+    /// Issue 13: a roll line names each model's part with its range band, and every modifier
+    /// with its cause; a penalty that would leave no die says so.
+    #[test]
+    fn a_roll_names_its_range_bands_and_modifiers() {
+        let part = |m: &str, cv: u32, band: RangeBand, d: u32| Contribution {
+            model: m.into(),
+            cv,
+            band: Some(band),
+            distance: Some(d),
+        };
+        let shot = |from: Vec<Contribution>, modifiers: Vec<Modifier>| Event::Attack {
+            attacker: "b3".into(),
+            target: "captain".into(),
+            kind: AttackKind::Shoot,
+            cv: 3,
+            dice: 1,
+            penalty: 3,
+            faces: vec![Face::Blank],
+            upgraded: 0,
+            defence_dice: 3,
+            defence_faces: vec![Face::Blank, Face::Blank, Face::Blank],
+            hits: 0,
+            crits: 0,
+            shields: 0,
+            damage: 0,
+            from,
+            modifiers,
+        };
+        let e = shot(
+            vec![
+                part("b3.1", 2, RangeBand::Short, 3),
+                part("b3.2", 1, RangeBand::Long, 7),
+            ],
+            vec![
+                Modifier::fewer(Cause::Behaviour, 1, Some("quick_shot".into())),
+                Modifier::fewer(Cause::Building, 2, None),
+                Modifier {
+                    on: Roll::Defence,
+                    cause: Cause::GreenSide,
+                    change: 1,
+                    source: None,
+                },
+            ],
+        );
+        let line = event(&e).unwrap_or_default();
+        assert!(
+            line.contains(
+                "1 die (CV 3: b3.1 2 at short range (3) + b3.2 1 at long range (7), 3 fewer: \
+                 behaviour quick_shot 1, into a building 2, but never fewer than 1 die)"
+            ),
+            "{line}"
+        );
+        assert!(
+            line.contains("against 3 dice (Defence +1 green side)"),
+            "{line}"
+        );
+        let one = shot(
+            vec![part("captain", 2, RangeBand::Short, 2)],
+            vec![Modifier::fewer(Cause::WeakOverwatch, 1, None)],
+        );
+        let line = event(&one).unwrap_or_default();
+        assert!(
+            line.contains("(CV 3 at short range (2), 3 fewer: weak Overwatch 1"),
+            "{line}"
         );
     }
 

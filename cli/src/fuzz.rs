@@ -124,6 +124,7 @@ fn names() -> Names {
         active: None,
         behaviours: vec!["rush".into()],
         aliens: vec!["stalker".into()],
+        ..Names::default()
     }
 }
 

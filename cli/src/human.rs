@@ -58,6 +58,16 @@ pub trait Frontend {
     fn decide(&mut self, view: View<'_>, d: &Decision) -> usize;
     /// Whether the output is gone (a closed pipe): the host stops.
     fn broken(&self) -> bool;
+    /// Ask the player to confirm `question` (yes or no). Programs are not asked: the default
+    /// says yes.
+    fn confirm(&mut self, side: Side, question: &str) -> bool {
+        let _ = (side, question);
+        true
+    }
+    /// The game is over: show the summary.
+    fn game_over(&mut self, summary: &crate::summary::Summary) {
+        let _ = summary;
+    }
 }
 
 /// The shared front end, as the play loop and the controllers hold it.

@@ -60,6 +60,11 @@ enum Host<'a> {
     History {
         events: Vec<serde_json::Value>,
     },
+    /// The game is over: result, rounds, losses, kills, each behaviour's use.
+    GameSummary {
+        #[serde(flatten)]
+        summary: &'a crate::summary::Summary,
+    },
     Help {
         text: &'a str,
     },
@@ -255,6 +260,10 @@ impl Frontend for Machine {
                 Input::Eof | Input::Idle => return 0,
             }
         }
+    }
+
+    fn game_over(&mut self, summary: &crate::summary::Summary) {
+        self.host(&Host::GameSummary { summary });
     }
 
     fn broken(&self) -> bool {

@@ -17,6 +17,7 @@ mod screen;
 mod session;
 mod stats;
 mod suggest;
+mod summary;
 mod terminal;
 mod turn;
 

@@ -21,6 +21,16 @@ pub enum Unit {
 }
 
 impl Unit {
+    /// The label a command may use for it: a Hero's number or a unit's letter (Blips have
+    /// none: `?` names nothing).
+    #[must_use]
+    pub fn label(self) -> Option<char> {
+        match self {
+            Unit::Hero(c) | Unit::Alien(c) if c.is_ascii_alphanumeric() => Some(c),
+            _ => None,
+        }
+    }
+
     fn symbol(self) -> char {
         match self {
             Unit::Hero(c) | Unit::Alien(c) => c,

@@ -5,7 +5,7 @@
 
 use crate::error::CliError;
 use overmind_core::decision::Answer;
-use overmind_core::{Action, Event, Game, Outcome, Side};
+use overmind_core::{Action, Content, Controllers, Event, Game, Outcome, Scripted, Side};
 use serde::{Deserialize, Serialize};
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -300,6 +300,74 @@ fn position_of(text: &str, needle: &str) -> (usize, usize) {
         Some(i) => overmind_core::source::line_col(text, i),
         None => (1, 1),
     }
+}
+
+/// Apply every saved record to `game` (started from the save's mission and seed), answering
+/// each decision as recorded; the first difference, if any. `marks` gets each record's log
+/// length before it and the hash of its events.
+pub fn replay_into(
+    game: &mut Game,
+    save: &Save,
+    content: &Content,
+    marks: &mut Vec<(usize, String)>,
+) -> Option<String> {
+    for (i, r) in save.records.iter().enumerate() {
+        let answers = |who: Side| -> Vec<usize> {
+            r.answers
+                .iter()
+                .filter(|a| a.who == who)
+                .map(|a| a.index)
+                .collect()
+        };
+        let mut ctl = Controllers::new(
+            Box::new(Scripted::new(answers(Side::Heroes))),
+            Box::new(Scripted::new(answers(Side::Overmind))),
+        );
+        let what = format!(
+            "action {} ({}: {})",
+            i + 1,
+            r.side.name(),
+            crate::command::text_of(&r.action)
+        );
+        let before = game.log.len();
+        match game.apply(r.action.clone(), content, &mut ctl) {
+            Ok(events) => {
+                let hash = hash_events(&events);
+                if hash != r.events_hash {
+                    return Some(format!("{what} no longer has the same outcome"));
+                }
+                marks.push((before, hash));
+            }
+            Err(e) => return Some(format!("{what} is now refused: {e}")),
+        }
+    }
+    let now = Final::of(game);
+    if now != save.end {
+        return Some(format!(
+            "the end differs: {} events (saved {}), round {} (saved {})",
+            now.events, save.end.events, now.round, save.end.round
+        ));
+    }
+    None
+}
+
+/// Saves name packs by absolute path; on another machine (or checkout) the base pack is found
+/// where this host finds it, and a missing expansion is looked for by its folder name in the
+/// current directory.
+#[must_use]
+pub fn portable(dirs: &[PathBuf]) -> Vec<PathBuf> {
+    dirs.iter()
+        .enumerate()
+        .map(|(i, d)| {
+            if d.join("pack.toml").is_file() {
+                d.clone()
+            } else if i == 0 {
+                crate::packs::base_dir()
+            } else {
+                d.file_name().map_or_else(|| d.clone(), PathBuf::from)
+            }
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -62,6 +62,51 @@ impl Session {
         })
     }
 
+    /// Continue a saved game: load its packs, replay its records exactly (each must do what it
+    /// did when saved), and go on from there with `ctl`.
+    ///
+    /// # Errors
+    /// Pack or mission problems, or a record that no longer replays the same (the scripts
+    /// changed since), naming it.
+    pub fn resume(
+        save: &Save,
+        from: &std::path::Path,
+        ctl: Controllers,
+    ) -> Result<Session, CliError> {
+        let pack_dirs: Vec<PathBuf> = crate::save::portable(&save.packs)
+            .iter()
+            .map(|d| packs::absolute(d))
+            .collect();
+        let packs = packs::load(&pack_dirs)?;
+        let mut game = packs
+            .start(&save.mission, save.seed)
+            .map_err(packs::problems)?;
+        game.state.set_dev(save.dev);
+        let start = game.state.clone();
+        let name = match game.log.first() {
+            Some(Event::GameStarted { mission, .. }) => mission.clone(),
+            _ => save.mission.clone(),
+        };
+        let mut marks = Vec::new();
+        if let Some(d) = crate::save::replay_into(&mut game, save, &packs.content, &mut marks) {
+            return Err(CliError::Failed(format!(
+                "cannot resume {}: {d} (the scripts or the rules changed since it was saved)",
+                from.display()
+            )));
+        }
+        Ok(Session {
+            packs,
+            mission: save.mission.clone(),
+            pack_dirs,
+            seed: save.seed,
+            start,
+            name,
+            game,
+            ctl,
+            marks,
+        })
+    }
+
     /// Turn the author tools on (`play --dev`); before the first action, so that undo and
     /// replay start from the same setting.
     pub fn enable_dev(&mut self) {
@@ -187,12 +232,36 @@ impl Session {
             }
         }
         ids.extend(st.blips.iter().map(|b| b.id.to_string()));
+        let side = self.game.to_move();
+        let mut own: Vec<String> = Vec::new();
+        for u in st.units.iter().filter(|u| Some(u.side) == side) {
+            own.push(u.id.to_string());
+            own.extend(u.models.iter().map(|m| m.id.to_string()));
+        }
+        if side == Some(Side::Overmind) {
+            own.extend(st.blips.iter().map(|b| b.id.to_string()));
+        }
+        let mut labels = Vec::new();
+        let symbols = crate::screen::symbols(st);
+        for u in &st.units {
+            let Some(sym) = symbols.get(u.id.as_str()).and_then(|s| s.label()) else {
+                continue;
+            };
+            labels.push((sym.to_string(), u.id.to_string()));
+            for m in &u.models {
+                if let Some((_, n)) = m.id.as_str().rsplit_once('.') {
+                    labels.push((format!("{sym}.{n}"), m.id.to_string()));
+                }
+            }
+        }
         let content = self.content();
         Names {
             ids,
             active: st.active,
             behaviours: content.behaviours.keys().cloned().collect(),
             aliens: content.aliens.keys().cloned().collect(),
+            own,
+            labels,
         }
     }
 

@@ -30,6 +30,9 @@ struct Editing {
     lines: std::sync::mpsc::Receiver<Input>,
     /// The prompt that is up while its line is not yet read.
     reading: Option<String>,
+    /// Lines that came in one read (a paste of several lines), queued in order: each is a
+    /// command of its own.
+    queued: std::collections::VecDeque<String>,
 }
 
 impl Editing {
@@ -59,11 +62,15 @@ impl Editing {
             prompts,
             lines,
             reading: None,
+            queued: std::collections::VecDeque::new(),
         }
     }
 
     /// The next line for `prompt`, waiting at most `wait` (`None`: as long as it takes).
     fn line(&mut self, prompt: &str, wait: Option<Duration>) -> Input {
+        if let Some(l) = self.queued.pop_front() {
+            return Input::Line(l);
+        }
         if self.reading.is_none() {
             if self.prompts.send(prompt.to_string()).is_err() {
                 return Input::Eof;
@@ -79,7 +86,28 @@ impl Editing {
             None => self.lines.recv().ok(),
         };
         self.reading = None;
-        got.unwrap_or(Input::Eof)
+        match got {
+            Some(Input::Line(l)) if l.contains(['\n', '\r']) => {
+                self.queued.extend(split_lines(&l));
+                Input::Line(self.queued.pop_front().unwrap_or_default())
+            }
+            Some(i) => i,
+            None => Input::Eof,
+        }
+    }
+}
+
+/// The lines of a paste, blank ones dropped (a trailing newline is not a command).
+fn split_lines(text: &str) -> Vec<String> {
+    let lines: Vec<String> = text
+        .split(['\n', '\r'])
+        .filter(|l| !l.trim().is_empty())
+        .map(str::to_string)
+        .collect();
+    if lines.is_empty() {
+        vec![String::new()]
+    } else {
+        lines
     }
 }
 
@@ -270,6 +298,12 @@ impl Frontend for Terminal {
         self.print(&text);
     }
 
+    fn game_over(&mut self, summary: &crate::summary::Summary) {
+        self.flush();
+        let text = self.styled(NOTE, &summary.text());
+        self.print(&text);
+    }
+
     fn note(&mut self, kind: Note, text: &str) {
         if kind == Note::Quit {
             self.flush();
@@ -345,7 +379,36 @@ impl Frontend for Terminal {
         }
     }
 
+    fn confirm(&mut self, _: Side, question: &str) -> bool {
+        self.flush();
+        loop {
+            match self.line(&format!("{question} [y/N]> ")) {
+                Input::Line(l) => match l.trim().to_ascii_lowercase().as_str() {
+                    "y" | "yes" => return true,
+                    "" | "n" | "no" => return false,
+                    _ => self.error("answer y or n", None),
+                },
+                Input::Invalid(m) => self.error(&m, None),
+                Input::Eof | Input::Idle => return false,
+            }
+        }
+    }
+
     fn broken(&self) -> bool {
         self.broken
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::split_lines;
+
+    #[test]
+    fn a_pasted_block_is_one_command_per_line() {
+        assert_eq!(
+            split_lines("move alpha 1,2\r\nend\n\nstatus\n"),
+            ["move alpha 1,2", "end", "status"]
+        );
+        assert_eq!(split_lines("\n"), [""]);
     }
 }

@@ -125,3 +125,126 @@ fn a_broken_behaviour_is_one_problem_not_two() {
     assert!(!out.contains("which no loaded pack defines"), "{out}");
     assert!(out.contains("; 1 problem"), "{out}");
 }
+
+/// `new behaviour|alien|mission|test NAME` inside a pack: each adds one file, the pack still
+/// checks clean and every test passes; a name that is no id, a file that exists, a directory
+/// that is no pack and a behaviour no alien type lists are refused.
+#[test]
+fn files_added_one_at_a_time_keep_the_pack_clean() {
+    let tmp = tempfile::tempdir().expect("a temporary directory");
+    let dir = tmp.path().join("bog");
+    let d = dir.to_str().expect("UTF-8 path");
+    let o = overmind(&["new", "pack", d]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    for args in [
+        vec!["new", "behaviour", "snap", "--pack", d],
+        vec![
+            "new",
+            "alien",
+            "crawler",
+            "--behaviour",
+            "snap",
+            "--pack",
+            d,
+        ],
+        vec![
+            "new",
+            "alien",
+            "lurker2",
+            "--behaviour",
+            "snap",
+            "--behaviour",
+            "rush",
+            "--pack",
+            d,
+        ],
+        vec!["new", "mission", "lair", "--alien", "crawler", "--pack", d],
+        vec![
+            "new",
+            "test",
+            "snap_alone",
+            "--alien",
+            "crawler",
+            "--pack",
+            d,
+        ],
+        vec![
+            "new",
+            "test",
+            "snap_chosen",
+            "--alien",
+            "lurker2",
+            "--behaviour",
+            "snap",
+            "--pack",
+            d,
+        ],
+    ] {
+        let o = overmind(&args);
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {}", text(&o));
+        assert!(text(&o).starts_with("made "), "{}", text(&o));
+    }
+    for f in [
+        "behaviours/snap.lua",
+        "aliens/crawler.lua",
+        "aliens/lurker2.lua",
+        "missions/lair.toml",
+        "tests/snap_alone.toml",
+        "tests/snap_chosen.toml",
+    ] {
+        assert!(dir.join(f).is_file(), "{f} missing");
+    }
+    let lurker = std::fs::read_to_string(dir.join("aliens/lurker2.lua")).expect("written");
+    assert!(
+        lurker.contains(r#"behaviours = { "snap", "rush" }"#),
+        "{lurker}"
+    );
+    let o = overmind(&["check", "--pack", d]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(
+        text(&o).contains("snap") && text(&o).contains("; 0 problems"),
+        "{}",
+        text(&o)
+    );
+    let o = overmind(&["test", "--pack", d]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(
+        text(&o).contains("test result: ok. 3 passed, 0 failed"),
+        "{}",
+        text(&o)
+    );
+    // The new mission holds the type it was given.
+    let mission = std::fs::read_to_string(dir.join("missions/lair.toml")).expect("written");
+    assert!(mission.contains(r#"type = "crawler""#), "{mission}");
+
+    let refused = |args: &[&str], says: &str| {
+        let o = overmind(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", text(&o));
+        assert!(text(&o).contains(says), "{args:?}: {}", text(&o));
+    };
+    refused(&["new", "behaviour", "snap", "--pack", d], "exists already");
+    refused(&["new", "behaviour", "Snap!", "--pack", d], "is not an id");
+    refused(
+        &["new", "alien", "x", "--behaviour", "nope", "--pack", d],
+        "no loaded behaviour is called \"nope\"",
+    );
+    refused(
+        &[
+            "new",
+            "test",
+            "t",
+            "--alien",
+            "crawler",
+            "--behaviour",
+            "rush",
+            "--pack",
+            d,
+        ],
+        "does not list behaviour \"rush\"",
+    );
+    let elsewhere = tmp.path().to_str().expect("UTF-8 path");
+    refused(
+        &["new", "behaviour", "x", "--pack", elsewhere],
+        "not a pack",
+    );
+}

@@ -827,6 +827,11 @@ impl BehaviourCtx<'_, '_> {
         self.attacks.push(kind);
         // Attacks made as a behaviour are never better than the rules' penalty (seed: −1).
         let penalty = penalty.max(self.eng.st.rules.behaviour_penalty);
+        let penalty = vec![crate::event::Modifier::fewer(
+            crate::event::Cause::Behaviour,
+            penalty,
+            Some(self.behaviour),
+        )];
         self.eng
             .attack(&unit, t, kind, penalty)
             .map_err(|e| BehaviourError::new(e.0))
@@ -961,7 +966,7 @@ impl BehaviourCtx<'_, '_> {
         self.feared.push(Id::from(&model));
         let unit = self.unit;
         self.eng
-            .attack(&unit, Target::Model(model), AttackKind::Fear, 0)
+            .attack(&unit, Target::Model(model), AttackKind::Fear, Vec::new())
             .map_err(|e| BehaviourError::new(e.0))
     }
 }

@@ -5,7 +5,9 @@ use crate::action::{refuse, ActionError};
 use crate::decision::{Choice, DecisionKind};
 use crate::dice::{damage, roll_attack, roll_defence};
 use crate::engine::Engine;
-use crate::event::{AttackKind, Event, RevealCause, StatusChange};
+use crate::event::{
+    AttackKind, Cause, Contribution, Event, Modifier, RangeBand, RevealCause, Roll, StatusChange,
+};
 use crate::geom::{Dir, Pos};
 use crate::id::Id;
 use crate::map::Terrain;
@@ -69,7 +71,7 @@ impl Engine<'_> {
         unit: &str,
         target: Target,
         kind: AttackKind,
-        penalty: u32,
+        penalty: Vec<Modifier>,
     ) -> Result<(), ActionError> {
         self.check_attack(unit, &target, kind)?;
         let attacker_side = self.side_of(unit).unwrap_or(Side::Heroes);
@@ -86,7 +88,7 @@ impl Engine<'_> {
         unit: &str,
         target: Target,
         kind: AttackKind,
-        penalty: u32,
+        penalty: Vec<Modifier>,
         attacker_side: Side,
     ) -> Result<(), ActionError> {
         let mut pending_behaviour = None;
@@ -156,7 +158,7 @@ impl Engine<'_> {
         unit: &str,
         target_model: &str,
         kind: AttackKind,
-        penalty: u32,
+        mut modifiers: Vec<Modifier>,
         attackers: Option<Vec<Id>>,
     ) {
         let Some((tu, tm)) = self.st.find_model(target_model) else {
@@ -178,6 +180,7 @@ impl Engine<'_> {
         let mut cv = 0u32;
         let mut effects: Vec<Effect> = Vec::new();
         let mut from: Vec<Pos> = Vec::new();
+        let mut parts: Vec<Contribution> = Vec::new();
         for id in &models {
             let Some((u, m)) = self.st.find_model(id) else {
                 continue;
@@ -186,15 +189,38 @@ impl Engine<'_> {
             from.push(m.pos);
             match kind {
                 AttackKind::Shoot | AttackKind::Overwatch => {
-                    cv += s
-                        .shoot
-                        .and_then(|sh| sh.cv_at(m.pos.distance(at)))
-                        .unwrap_or(0);
+                    let d = m.pos.distance(at);
+                    let (part, band) = match s.shoot {
+                        Some(sh) if d <= sh.short.range => (sh.short.cv, Some(RangeBand::Short)),
+                        Some(sh) if d <= sh.long.range => (sh.long.cv, Some(RangeBand::Long)),
+                        _ => (0, None),
+                    };
+                    cv += part;
+                    parts.push(Contribution {
+                        model: m.id,
+                        cv: part,
+                        band,
+                        distance: Some(d),
+                    });
                     effects.extend(s.shoot_effects.iter().copied());
                 }
-                AttackKind::Fear => cv = cv.max(s.fear),
+                AttackKind::Fear => {
+                    cv = cv.max(s.fear);
+                    parts.push(Contribution {
+                        model: m.id,
+                        cv: s.fear,
+                        band: None,
+                        distance: None,
+                    });
+                }
                 _ => {
                     cv += s.melee;
+                    parts.push(Contribution {
+                        model: m.id,
+                        cv: s.melee,
+                        band: None,
+                        distance: None,
+                    });
                     effects.extend(s.melee_effects.iter().copied());
                 }
             }
@@ -205,32 +231,56 @@ impl Engine<'_> {
         effects.sort();
         effects.dedup();
         let rules = std::sync::Arc::clone(&self.st.rules);
-        let mut penalty = penalty;
         if matches!(kind, AttackKind::Shoot | AttackKind::Overwatch) {
             if let Some(b) = self.st.map.building(at) {
-                if from.iter().all(|&p| self.st.map.building(p) != Some(b)) {
-                    penalty += rules.building_penalty;
+                if from.iter().all(|&p| self.st.map.building(p) != Some(b))
+                    && rules.building_penalty > 0
+                {
+                    modifiers.push(Modifier::fewer(
+                        Cause::Building,
+                        rules.building_penalty,
+                        None,
+                    ));
                 }
             }
         }
+        modifiers.retain(|m| m.change != 0);
         if cv == 0 {
             return;
         }
+        let penalty: u32 = modifiers
+            .iter()
+            .filter(|m| m.on == Roll::Attack)
+            .map(|m| m.change.min(0).unsigned_abs())
+            .sum();
         let dice_cv = cv.saturating_sub(penalty).max(1);
         // Defence: red square, green side, stun against melee.
         let mut def = target_stats.defence as i32;
+        let mut defence = |cause: Cause, change: i32, def: &mut i32| {
+            if change != 0 {
+                *def += change;
+                modifiers.push(Modifier {
+                    on: Roll::Defence,
+                    cause,
+                    change,
+                    source: None,
+                });
+            }
+        };
         if def > 0 {
             if self.st.map.terrain(at) == Terrain::Red {
-                def += rules.red_defence;
+                defence(Cause::RedSquare, rules.red_defence, &mut def);
             }
             if self.covered_by_green(at, &from) {
-                def += rules.green_defence;
+                defence(Cause::GreenSide, rules.green_defence, &mut def);
             }
-            def = def.max(1);
+            if def < 1 {
+                defence(Cause::Floor, 1 - def, &mut def);
+            }
         }
         let melee_like = matches!(kind, AttackKind::Melee | AttackKind::FreeAttack);
-        if target_status.stunned && melee_like {
-            def = 0;
+        if target_status.stunned && melee_like && def > 0 {
+            defence(Cause::Stunned, -def, &mut def);
         }
         let a = roll_attack(dice_cv, rules.max_dice, &rules.die, &mut self.st.rng);
         let d = roll_defence(
@@ -255,6 +305,8 @@ impl Engine<'_> {
             crits: a.crits(),
             shields: d.shields(),
             damage: dmg,
+            from: parts,
+            modifiers,
         });
         if kind == AttackKind::Fear {
             if dmg > 0 {

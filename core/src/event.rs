@@ -133,6 +133,12 @@ pub enum Event {
         crits: u32,
         shields: u32,
         damage: u32,
+        /// Each attacking model's part of `cv` (and, shooting, its range band).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        from: Vec<Contribution>,
+        /// Everything that changed the dice or the Defence, with its cause.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        modifiers: Vec<Modifier>,
     },
     Damage {
         model: Id,
@@ -190,6 +196,82 @@ pub enum AttackKind {
     Overwatch,
     FreeAttack,
     Fear,
+}
+
+/// One attacking model's part of an attack's Combat Value (docs/RULES.md §6.1–§6.3).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Contribution {
+    pub model: Id,
+    pub cv: u32,
+    /// Shooting: the band its distance falls in.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub band: Option<RangeBand>,
+    /// Shooting: squares to the target.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub distance: Option<u32>,
+}
+
+/// Short or long range (docs/RULES.md §6.2).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RangeBand {
+    Short,
+    Long,
+}
+
+/// Which roll a modifier changes.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Roll {
+    /// The attack dice (a penalty: dice fewer).
+    Attack,
+    /// The target's Defence.
+    Defence,
+}
+
+/// Why an attack's dice or its target's Defence changed (docs/RULES.md §6).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Cause {
+    /// An attack made as part of an Alien Behaviour (`behaviour_penalty`, or the script's own).
+    Behaviour,
+    /// Weak Overwatch (`weak_overwatch_penalty`).
+    WeakOverwatch,
+    /// Shooting into a building from outside it (`building_penalty`).
+    Building,
+    /// The target stands on a red square (`red_defence`).
+    RedSquare,
+    /// Every attacker is beyond a green side of the target's square (`green_defence`).
+    GreenSide,
+    /// Defence at least 1 once it had any.
+    Floor,
+    /// A Stunned target has no Defence against Melee.
+    Stunned,
+}
+
+/// One change to an attack, with its cause.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Modifier {
+    pub on: Roll,
+    pub cause: Cause,
+    /// The change: −1 is one die fewer (or one Defence less), +1 one more.
+    pub change: i32,
+    /// The behaviour whose attack it was, for [`Cause::Behaviour`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<Id>,
+}
+
+impl Modifier {
+    /// A penalty of `dice` fewer attack dice.
+    #[must_use]
+    pub fn fewer(cause: Cause, dice: u32, source: Option<Id>) -> Modifier {
+        Modifier {
+            on: Roll::Attack,
+            cause,
+            change: -(dice.min(i32::MAX as u32) as i32),
+            source,
+        }
+    }
 }
 
 /// A model put on the map when a Blip was flipped.

@@ -186,7 +186,7 @@ impl Engine<'_> {
                     AttackKind::Melee
                 };
                 let t = self.target_for(target)?;
-                self.attack(&id, t, attack, 0)?;
+                self.attack(&id, t, attack, Vec::new())?;
             }
             (Some(_), Action::Overwatch { .. }) => self.overwatch(&id),
             (Some(model), Action::Interact { .. }) => self.interact(&id, &model),

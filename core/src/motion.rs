@@ -151,7 +151,7 @@ impl Engine<'_> {
                                 &u,
                                 Target::Model(Id::from(&id)),
                                 AttackKind::FreeAttack,
-                                0,
+                                Vec::new(),
                             );
                             if self.mover_pos(mover).is_none() || self.st.is_over() {
                                 break;
@@ -244,9 +244,13 @@ impl Engine<'_> {
             }
             self.flush(mover, segment, false);
             let penalty = if weak {
-                self.st.rules.weak_overwatch_penalty
+                vec![crate::event::Modifier::fewer(
+                    crate::event::Cause::WeakOverwatch,
+                    self.st.rules.weak_overwatch_penalty,
+                    None,
+                )]
             } else {
-                0
+                Vec::new()
             };
             let target = match mover {
                 Mover::Model(id) => Target::Model(Id::from(&id)),

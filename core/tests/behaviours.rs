@@ -148,6 +148,14 @@ fn quick_shot_shoots_with_one_die_fewer() {
         _ => None,
     });
     assert_eq!(a, Some((2, 1, 1)), "{ev:#?}");
+    let named = ev.iter().any(|e| {
+        matches!(e, Event::Attack { modifiers, .. } if modifiers.iter().any(|m| {
+            m.cause == event::Cause::Behaviour
+                && m.change == -1
+                && m.source.as_ref().is_some_and(|b| b == "quick_shot")
+        }))
+    });
+    assert!(named, "the penalty names the behaviour: {ev:#?}");
 }
 
 #[test]

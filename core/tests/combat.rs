@@ -170,6 +170,23 @@ fn shoot_uses_the_short_band_inside_short_range_and_needs_no_adjacency() {
         },
     );
     assert_eq!(attack_event(&ev).0, 2, "distance 3 = short band CV 2");
+    let from = ev
+        .iter()
+        .find_map(|e| match e {
+            Event::Attack { from, .. } => Some(from.clone()),
+            _ => None,
+        })
+        .unwrap_or_default();
+    assert_eq!(
+        from,
+        [event::Contribution {
+            model: "T".into(),
+            cv: 2,
+            band: Some(event::RangeBand::Short),
+            distance: Some(3),
+        }],
+        "the roll names the band and the distance"
+    );
     let (mut g, w) = fight([0, 0], "grunt", &[[1, 0]], |_| {});
     assert!(
         g.apply(
@@ -204,6 +221,20 @@ fn red_square_lowers_defence() {
     );
     let def = defence_dice(&ev);
     assert_eq!(def, 1);
+    let mods: Vec<(event::Cause, i32)> = ev
+        .iter()
+        .find_map(|e| match e {
+            Event::Attack { modifiers, .. } => {
+                Some(modifiers.iter().map(|m| (m.cause, m.change)).collect())
+            }
+            _ => None,
+        })
+        .unwrap_or_default();
+    assert_eq!(
+        mods,
+        [(event::Cause::RedSquare, -1), (event::Cause::Floor, 1)],
+        "the red square, then the floor of 1"
+    );
 }
 
 #[test]

@@ -26,6 +26,21 @@ fn first_attack(ev: &[Event]) -> (u32, u32, u32) {
         .expect("an attack")
 }
 
+/// The first attack's modifiers as (roll, cause, change): the roll line names each (issue 13).
+fn causes(ev: &[Event]) -> Vec<(event::Roll, event::Cause, i32)> {
+    ev.iter()
+        .find_map(|e| match e {
+            Event::Attack { modifiers, .. } => Some(
+                modifiers
+                    .iter()
+                    .map(|m| (m.on, m.cause, m.change))
+                    .collect(),
+            ),
+            _ => None,
+        })
+        .expect("an attack")
+}
+
 #[test]
 fn a_green_side_adds_defence_only_against_attacks_across_it() {
     let w = world();
@@ -50,6 +65,10 @@ fn a_green_side_adds_defence_only_against_attacks_across_it() {
         2,
         "defence 1 + 1 across the green north side"
     );
+    assert_eq!(
+        causes(&ev),
+        [(event::Roll::Defence, event::Cause::GreenSide, 1)]
+    );
     s.heroes[0].at = Pos::new(3, 5);
     let mut g = with_alien(&s, &w, "grunt", [3, 3], 9);
     let ev = apply(
@@ -62,6 +81,7 @@ fn a_green_side_adds_defence_only_against_attacks_across_it() {
         },
     );
     assert_eq!(first_attack(&ev).2, 1, "from the south: no cover");
+    assert!(causes(&ev).is_empty(), "{:?}", causes(&ev));
 }
 
 #[test]
@@ -86,6 +106,10 @@ fn shooting_into_a_building_from_outside_rolls_one_die_fewer() {
         },
     );
     assert_eq!(first_attack(&ev).1, 1, "building penalty");
+    assert_eq!(
+        causes(&ev),
+        [(event::Roll::Attack, event::Cause::Building, -1)]
+    );
     let mut s2 = s.clone();
     s2.map = MapBuilder::new(12, 6).build();
     let mut g = with_alien(&s2, &w, "grunt", [5, 2], 9);
@@ -120,6 +144,10 @@ fn overwatch_as_second_action_is_weak() {
     let ev = apply(&mut g, &w, &mut c, mv("A.1", 4, 2));
     let (_, penalty, _) = first_attack(&ev);
     assert_eq!(penalty, 1, "weak Overwatch: one die fewer");
+    assert_eq!(
+        causes(&ev),
+        [(event::Roll::Attack, event::Cause::WeakOverwatch, -1)]
+    );
 }
 
 #[test]

@@ -44,6 +44,11 @@ pub struct Args {
     /// Save the game to PATH when it ends or is quit.
     #[arg(long, value_name = "PATH")]
     pub save: Option<PathBuf>,
+    /// Continue a saved game from where it stopped: its mission, packs, seed and author tools
+    /// come from the save, every action is replayed exactly, and it is saved back there on
+    /// quit unless `--save` names another file.
+    #[arg(long, value_name = "SAVE", conflicts_with_all = ["mission", "seed", "packs", "dev"])]
+    pub load: Option<PathBuf>,
     /// Read commands line by line and write one JSON event per line (also when standard
     /// input is not a terminal).
     #[arg(long)]
@@ -94,7 +99,12 @@ const MAX_AI_ACTIONS: usize = 100_000;
 /// Pack or mission problems (exit 1), impossible options (exit 2), a save that cannot be
 /// written (exit 1).
 pub fn run(args: &Args) -> Result<(), CliError> {
-    if args.dev && args.view == Some(View::Heroes) {
+    let loaded = match &args.load {
+        Some(path) => Some(crate::save::Save::read(path)?),
+        None => None,
+    };
+    let dev = args.dev || loaded.as_ref().is_some_and(|s| s.dev);
+    if dev && args.view == Some(View::Heroes) {
         return Err(CliError::Usage(
             "--dev shows and spawns what the Heroes may not know: leave out --view heroes (the \
              author tools play with everything shown)"
@@ -102,7 +112,7 @@ pub fn run(args: &Args) -> Result<(), CliError> {
         ));
     }
     let view = match args.view {
-        None if args.dev => Side::Overmind,
+        None if dev => Side::Overmind,
         Some(View::Heroes) => Side::Heroes,
         Some(View::Overmind) => Side::Overmind,
         None if args.heroes == Who::Human && args.overmind == Who::Ai => Side::Heroes,
@@ -128,7 +138,13 @@ pub fn run(args: &Args) -> Result<(), CliError> {
         ))
     };
     let frontend: Shared = Rc::new(RefCell::new(frontend));
-    let dirs = packs::dirs(&args.packs);
+    let dirs = match &loaded {
+        Some(s) => crate::save::portable(&s.packs)
+            .iter()
+            .map(|d| packs::absolute(d))
+            .collect(),
+        None => packs::dirs(&args.packs),
+    };
     // Watch before loading, so an edit made while the packs load is not missed.
     let watcher = if args.no_watch {
         None
@@ -155,19 +171,28 @@ pub fn run(args: &Args) -> Result<(), CliError> {
         decider(args.heroes, args.heroes_ai),
         decider(args.overmind, args.overmind_ai),
     );
-    let seed = args.seed.unwrap_or_else(random_seed);
-    let mut session = Session::start(dirs, &args.mission, seed, ctl)?;
-    if args.dev {
-        session.enable_dev();
-    }
+    let mut session = match (&loaded, &args.load) {
+        (Some(save), Some(from)) => Session::resume(save, from, ctl)?,
+        _ => {
+            let seed = args.seed.unwrap_or_else(random_seed);
+            let mut session = Session::start(dirs, &args.mission, seed, ctl)?;
+            if args.dev {
+                session.enable_dev();
+            }
+            session
+        }
+    };
     frontend.borrow_mut().started(&session);
     let sides = [args.heroes, args.overmind];
     let levels = [args.heroes_ai, args.overmind_ai];
     let end = play(&mut session, &frontend, watcher.as_ref(), sides, levels);
     if let Some(reason) = end {
         frontend.borrow_mut().note(Note::Quit, reason);
+    } else {
+        let summary = crate::summary::Summary::of(&session.game);
+        frontend.borrow_mut().game_over(&summary);
     }
-    match &args.save {
+    match args.save.as_ref().or(args.load.as_ref()) {
         Some(path) => save(&session, &frontend, path).map_err(CliError::Failed),
         None => Ok(()),
     }
@@ -272,6 +297,12 @@ fn play(
 /// Carry out one command; true when the game changed.
 fn handle(session: &mut Session, frontend: &Shared, side: Side, cmd: Command) -> bool {
     match cmd {
+        Command::Act(action) if !ends_activation_ok(session, frontend, side, &action) => {
+            // Refused by the player: said as help text, since nothing happened.
+            frontend
+                .borrow_mut()
+                .note(Note::Help, "nothing done: the activation goes on\n");
+        }
         Command::Act(action) => match session.apply(action.clone()) {
             Ok(events) => {
                 frontend.borrow_mut().events(session, &events);
@@ -310,6 +341,43 @@ fn handle(session: &mut Session, frontend: &Shared, side: Side, cmd: Command) ->
         Command::Quit | Command::Nothing => {}
     }
     false
+}
+
+/// Whether `action` may go ahead: one that would end the current activation, with actions
+/// left, by naming another unit asks the player first (a typo must not cost an action).
+fn ends_activation_ok(session: &Session, frontend: &Shared, side: Side, action: &Action) -> bool {
+    let st = &session.game.state;
+    let (Some(active), Some(actor)) = (st.active, action.actor()) else {
+        return true;
+    };
+    let unit_of = |id: &str| -> Option<String> {
+        st.find_model(id)
+            .map(|(u, _)| u.id.to_string())
+            .or_else(|| st.unit(id).map(|u| u.id.to_string()))
+            .or_else(|| st.blip(id).map(|b| b.id.to_string()))
+    };
+    let Some(acting) = unit_of(actor) else {
+        return true;
+    };
+    if acting == active.as_str() {
+        return true;
+    }
+    let used = st
+        .unit(&active)
+        .map(|u| u.used.len())
+        .or_else(|| st.blip(&active).map(|b| b.used.len()))
+        .unwrap_or(2);
+    let left = 2usize.saturating_sub(used);
+    if left == 0 || !session.game.is_legal(session.content(), action) {
+        // Nothing to lose, or refused anyway (and the refusal says why).
+        return true;
+    }
+    let question = format!(
+        "`{}` ends {active}'s activation with {left} action{} left: go on?",
+        text_of(action),
+        if left == 1 { "" } else { "s" }
+    );
+    frontend.borrow_mut().confirm(side, &question)
 }
 
 /// The legal action most like a refused one: same kind and unit, the nearest square or the

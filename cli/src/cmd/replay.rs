@@ -2,11 +2,10 @@
 //! and confirm that every action does what it did and the game ends identically (exit 1 if
 //! not, naming the first action that differs).
 
-use crate::command::text_of;
 use crate::error::CliError;
 use crate::packs;
-use crate::save::{hash_events, Final, Save};
-use overmind_core::{Controllers, Game, Scripted, Side};
+use crate::save::Save;
+use overmind_core::Side;
 use serde::Serialize;
 use std::path::PathBuf;
 
@@ -37,12 +36,12 @@ struct Verdict {
 /// A bad save or pack (exit 1), or a replay that differs (exit 1).
 pub fn run(args: &Args) -> Result<(), CliError> {
     let save = Save::read(&args.save)?;
-    let set = packs::load(&portable(&save.packs))?;
+    let set = packs::load(&crate::save::portable(&save.packs))?;
     let mut game = set
         .start(&save.mission, save.seed)
         .map_err(packs::problems)?;
     game.state.set_dev(save.dev);
-    let difference = replay(&mut game, &save, &set.content);
+    let difference = crate::save::replay_into(&mut game, &save, &set.content, &mut Vec::new());
     let verdict = Verdict {
         identical: difference.is_none(),
         actions: game.record.len(),
@@ -76,62 +75,4 @@ pub fn run(args: &Args) -> Result<(), CliError> {
             "{shown}: does not replay identically: {d}"
         ))),
     }
-}
-
-/// Apply every saved record; the first difference, if any.
-fn replay(game: &mut Game, save: &Save, content: &overmind_core::Content) -> Option<String> {
-    for (i, r) in save.records.iter().enumerate() {
-        let answers = |who: Side| -> Vec<usize> {
-            r.answers
-                .iter()
-                .filter(|a| a.who == who)
-                .map(|a| a.index)
-                .collect()
-        };
-        let mut ctl = Controllers::new(
-            Box::new(Scripted::new(answers(Side::Heroes))),
-            Box::new(Scripted::new(answers(Side::Overmind))),
-        );
-        let what = format!(
-            "action {} ({}: {})",
-            i + 1,
-            r.side.name(),
-            text_of(&r.action)
-        );
-        match game.apply(r.action.clone(), content, &mut ctl) {
-            Ok(events) => {
-                if hash_events(&events) != r.events_hash {
-                    return Some(format!("{what} no longer has the same outcome"));
-                }
-            }
-            Err(e) => return Some(format!("{what} is now refused: {e}")),
-        }
-    }
-    let now = Final::of(game);
-    if now != save.end {
-        return Some(format!(
-            "the end differs: {} events (saved {}), round {} (saved {})",
-            now.events, save.end.events, now.round, save.end.round
-        ));
-    }
-    None
-}
-
-/// Saves name packs by absolute path; on another machine (or checkout) the base pack is found
-/// where this host finds it, and a missing expansion is looked for by its folder name in the
-/// current directory.
-fn portable(dirs: &[std::path::PathBuf]) -> Vec<std::path::PathBuf> {
-    dirs.iter()
-        .enumerate()
-        .map(|(i, d)| {
-            if d.join("pack.toml").is_file() {
-                d.clone()
-            } else if i == 0 {
-                packs::base_dir()
-            } else {
-                d.file_name()
-                    .map_or_else(|| d.clone(), std::path::PathBuf::from)
-            }
-        })
-        .collect()
 }

@@ -30,8 +30,10 @@ pub(super) const EVENTS: &[(&str, &[&str])] = &[
     ("decoy_removed", &["blip", "at"]),
     ("models_placed", &["unit", "type", "models"]),
     ("model_lost", &["unit", "reason"]),
+    ("unit_spawned", &["unit", "type", "models", "source"]),
     ("behaviour_chosen", &["unit", "behaviour", "options"]),
     ("behaviour_performed", &["unit", "behaviour"]),
+    ("behaviour_on_demand", &["unit", "behaviour"]),
     ("behaviour_skipped", &["unit", "reason"]),
     ("behaviour_failed", &["unit", "behaviour", "reason"]),
     (
@@ -51,6 +53,8 @@ pub(super) const EVENTS: &[(&str, &[&str])] = &[
             "crits",
             "shields",
             "damage",
+            "from",
+            "modifiers",
         ],
     ),
     ("damage", &["model", "amount", "health"]),
@@ -61,6 +65,7 @@ pub(super) const EVENTS: &[(&str, &[&str])] = &[
     ("extracted", &["unit", "at"]),
     ("objective_activated", &["unit", "at"]),
     ("log", &["unit", "message"]),
+    ("log_truncated", &["unit", "behaviour", "limit"]),
     ("game_over", &["winner", "reason"]),
 ];
 
@@ -276,6 +281,27 @@ mod tests {
                 crits: 0,
                 shields: 0,
                 damage: 0,
+                from: vec![overmind_core::event::Contribution {
+                    model: overmind_core::Id::from(s()),
+                    cv: 1,
+                    band: None,
+                    distance: None,
+                }],
+                modifiers: vec![overmind_core::event::Modifier::fewer(
+                    overmind_core::event::Cause::Building,
+                    1,
+                    None,
+                )],
+            },
+            Event::UnitSpawned {
+                unit: overmind_core::Id::from(s()),
+                type_id: overmind_core::Id::from(s()),
+                models: vec![],
+                source: s(),
+            },
+            Event::BehaviourOnDemand {
+                unit: overmind_core::Id::from(s()),
+                behaviour: overmind_core::Id::from(s()),
             },
             Event::Damage {
                 model: overmind_core::Id::from(s()),
@@ -310,12 +336,51 @@ mod tests {
                 unit: overmind_core::Id::from(s()),
                 message: s(),
             },
+            Event::LogTruncated {
+                unit: overmind_core::Id::from(s()),
+                behaviour: overmind_core::Id::from(s()),
+                limit: s(),
+            },
             Event::GameOver {
                 winner: Side::Heroes,
                 reason: s(),
             },
         ];
         assert_eq!(all.len(), EVENTS.len(), "one table row per event kind");
+        // A new kind of event fails to compile here until it is in the list above.
+        for e in &all {
+            match e {
+                Event::GameStarted { .. }
+                | Event::RoundStarted { .. }
+                | Event::PhaseStarted { .. }
+                | Event::ActivationStarted { .. }
+                | Event::ActionTaken { .. }
+                | Event::ActivationEnded { .. }
+                | Event::Moved { .. }
+                | Event::MoveStopped { .. }
+                | Event::BlipRevealed { .. }
+                | Event::DecoyRemoved { .. }
+                | Event::ModelsPlaced { .. }
+                | Event::ModelLost { .. }
+                | Event::UnitSpawned { .. }
+                | Event::BehaviourChosen { .. }
+                | Event::BehaviourPerformed { .. }
+                | Event::BehaviourOnDemand { .. }
+                | Event::BehaviourSkipped { .. }
+                | Event::BehaviourFailed { .. }
+                | Event::Attack { .. }
+                | Event::Damage { .. }
+                | Event::ModelKilled { .. }
+                | Event::Status { .. }
+                | Event::OverwatchSet { .. }
+                | Event::OverwatchDiscarded { .. }
+                | Event::Extracted { .. }
+                | Event::ObjectiveActivated { .. }
+                | Event::Log { .. }
+                | Event::LogTruncated { .. }
+                | Event::GameOver { .. } => {}
+            }
+        }
         for e in all {
             let Ok(Json::Object(o)) = serde_json::to_value(&e) else {
                 panic!("{e:?} serialises to an object");
