@@ -19,6 +19,7 @@ mod stats;
 mod suggest;
 mod summary;
 mod terminal;
+mod tui;
 mod turn;
 
 use clap::{Parser, Subcommand};

@@ -1,6 +1,8 @@
-//! An interactive game in a pseudo-terminal: the real binary with rustyline, typed at like a
-//! person would — a typo and its suggestion, moves, Overwatch, history recall with the Up
-//! arrow, ending activations and the phase, the Overmind's reply, `status` and `quit`.
+//! An interactive game in line mode (`--plain`) in a pseudo-terminal: the real binary with
+//! rustyline, typed at like a person would — a typo and its suggestion, moves, Overwatch,
+//! history recall with the Up arrow, ending activations and the phase, the Overmind's reply,
+//! `status` and `quit`; and hot-seat's handover prompt on a cleared screen. (The full-screen
+//! UI's tests are tui.rs.)
 
 mod common;
 
@@ -39,7 +41,7 @@ fn expect(s: &mut OsSession, text: &str) {
 
 #[test]
 fn a_person_plays_several_activations() {
-    let Some(mut s) = spawn(&["play", "--seed", "11", "--no-watch"]) else {
+    let Some(mut s) = spawn(&["play", "--plain", "--seed", "11", "--no-watch"]) else {
         return;
     };
     expect(&mut s, "Type `help` for the commands");
@@ -79,5 +81,40 @@ fn a_person_plays_several_activations() {
 
     s.send_line("quit").expect("type");
     expect(&mut s, "quit");
+    s.expect(Eof).expect("the game ends");
+}
+
+#[test]
+fn hot_seat_in_line_mode_clears_the_screen_and_hands_over() {
+    let Some(mut s) = spawn(&[
+        "play",
+        "--plain",
+        "--seed",
+        "11",
+        "--no-watch",
+        "--heroes",
+        "human",
+        "--overmind",
+        "human",
+    ]) else {
+        return;
+    };
+    expect(&mut s, "heroes> ");
+    s.send_line("end").expect("type");
+    // Home, clear the screen and the scrollback, then the handover.
+    expect(
+        &mut s,
+        "\x1b[H\x1b[2J\x1b[3JPass the keyboard to the Overmind — press Enter",
+    );
+    expect(&mut s, "overmind> ");
+    s.send_line("").expect("type");
+    expect(&mut s, "Overmind phase");
+    expect(&mut s, "overmind> ");
+    s.send_line("end").expect("type");
+    expect(&mut s, "Pass the keyboard to the Heroes — press Enter");
+    s.send_line("").expect("type");
+    expect(&mut s, "Round 2/12");
+    expect(&mut s, "heroes> ");
+    s.send_line("quit").expect("type");
     s.expect(Eof).expect("the game ends");
 }

@@ -7,7 +7,6 @@ use crate::human::{Frontend, Human, Input, Note, Shared};
 use crate::json::Machine;
 use crate::packs;
 use crate::session::Session;
-use crate::terminal::Terminal;
 use crate::turn::Turn;
 use overmind_core::ai::{controller, player, Level, Player};
 use overmind_core::{Action, Controller, Controllers, Side};
@@ -60,6 +59,10 @@ pub struct Args {
     /// Do not watch the pack directories for edited scripts.
     #[arg(long)]
     pub no_watch: bool,
+    /// Line mode at a terminal (the screen scrolls, rustyline edits) instead of the
+    /// full-screen UI.
+    #[arg(long)]
+    pub plain: bool,
     /// Author tools: `perform UNIT BEHAVIOUR` and `spawn TYPE X,Y [N]` at any prompt, so a
     /// script edit runs at once. Shows everything (refused with `--view heroes`).
     #[arg(long)]
@@ -131,11 +134,10 @@ pub fn run(args: &Args) -> Result<(), CliError> {
         Box::new(Machine::new(Box::new(std::io::stdout()), view, sides))
     } else {
         let person = args.heroes == Who::Human || args.overmind == Who::Human;
-        Box::new(Terminal::new(
-            view,
-            crate::output::use_colour(false),
-            person,
-        ))
+        let hotseat = args.heroes == Who::Human && args.overmind == Who::Human;
+        // Two people and no --view: each sees only their side's knowledge.
+        let per_side = hotseat && args.view.is_none() && !dev;
+        crate::tui::frontend(view, per_side, hotseat, person, args.plain)
     };
     let frontend: Shared = Rc::new(RefCell::new(frontend));
     let dirs = match &loaded {
