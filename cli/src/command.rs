@@ -18,6 +18,10 @@ pub enum Command {
     Status,
     /// The last N events (all when `None`).
     Log(Option<usize>),
+    /// Line of Sight between two squares or units, drawn.
+    Los(String, String),
+    /// The squares a unit's Move and Sprint reach, drawn.
+    Reach(String),
     Save(PathBuf),
     Undo,
     Quit,
@@ -107,6 +111,16 @@ pub const COMMANDS: &[(&str, &str, &str)] = &[
     ),
     ("help", "[COMMAND]", "This list, or one command's help"),
     ("map", "", "Show the map again"),
+    (
+        "los",
+        "A B",
+        "Line of Sight between two squares (X,Y) or units, with the sight line or the blockers drawn",
+    ),
+    (
+        "reach",
+        "UNIT",
+        "The squares the unit's Move and Sprint reach, drawn on the map",
+    ),
     ("status", "", "Units, health, and whose turn it is"),
     ("log", "[N]", "The last N events (default 20)"),
     ("save", "PATH", "Save the game to PATH"),
@@ -321,6 +335,17 @@ pub fn parse(line: &str, names: &Names) -> Result<Command, ParseError> {
             _ => Err(usage_err()),
         },
         "map" => no_args(args, Command::Map, usage_err),
+        "los" => match args {
+            [a, b] => Ok(Command::Los((*a).to_string(), (*b).to_string())),
+            _ => Err(usage_err()),
+        },
+        "reach" => match args {
+            [u] => Ok(Command::Reach((*u).to_string())),
+            [] if names.active.is_some() => Ok(Command::Reach(
+                names.active.map(|a| a.to_string()).unwrap_or_default(),
+            )),
+            _ => Err(usage_err()),
+        },
         "status" => no_args(args, Command::Status, usage_err),
         "undo" => no_args(args, Command::Undo, usage_err),
         "quit" => no_args(args, Command::Quit, usage_err),

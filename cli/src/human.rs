@@ -58,6 +58,21 @@ pub trait Frontend {
     fn decide(&mut self, view: View<'_>, d: &Decision) -> usize;
     /// Whether the output is gone (a closed pipe): the host stops.
     fn broken(&self) -> bool;
+    /// The action being resolved so far, before a decision it leads to: show what is new
+    /// since the last call, and leave it out of the next [`Frontend::events`].
+    fn context(&mut self, so_far: &[Event]) {
+        let _ = so_far;
+    }
+    /// Whose knowledge is shown to the player of `side` (what `los` and `reach` may use). The
+    /// default is the Heroes', which shows least.
+    fn viewer(&self, side: Side) -> Side {
+        let _ = side;
+        Side::Heroes
+    }
+    /// Whether the screen takes ANSI colours.
+    fn colour(&self) -> bool {
+        false
+    }
     /// Ask the player to confirm `question` (yes or no). Programs are not asked: the default
     /// says yes.
     fn confirm(&mut self, side: Side, question: &str) -> bool {
@@ -85,6 +100,12 @@ impl Controller for Human {
         match self.frontend.try_borrow_mut() {
             Ok(mut f) => f.decide(view, d),
             Err(_) => 0,
+        }
+    }
+
+    fn context(&mut self, so_far: &[Event]) {
+        if let Ok(mut f) = self.frontend.try_borrow_mut() {
+            f.context(so_far);
         }
     }
 }

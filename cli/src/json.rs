@@ -88,6 +88,8 @@ pub struct Machine {
     broken: bool,
     /// Who controls each side, for the `session` event.
     pub sides: (&'static str, &'static str),
+    /// How many of the resolving action's events were written before a decision.
+    early: usize,
 }
 
 impl Machine {
@@ -99,6 +101,7 @@ impl Machine {
             lines: None,
             broken: false,
             sides,
+            early: 0,
         }
     }
 
@@ -172,7 +175,20 @@ impl Frontend for Machine {
         self.write_all(&buf);
     }
 
+    fn context(&mut self, so_far: &[Event]) {
+        let mut buf = Vec::new();
+        for e in so_far.get(self.early..).unwrap_or_default() {
+            self.push_event(&mut buf, e);
+        }
+        self.write_all(&buf);
+        self.early = so_far.len();
+    }
+
     fn events(&mut self, _: &Session, events: &[Event]) {
+        // Those written before a decision during the action are not written again.
+        let events = events
+            .get(std::mem::take(&mut self.early)..)
+            .unwrap_or_default();
         let mut buf = Vec::new();
         for e in events {
             self.push_event(&mut buf, e);
@@ -260,6 +276,10 @@ impl Frontend for Machine {
                 Input::Eof | Input::Idle => return 0,
             }
         }
+    }
+
+    fn viewer(&self, _: Side) -> Side {
+        self.view
     }
 
     fn game_over(&mut self, summary: &crate::summary::Summary) {

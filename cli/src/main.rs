@@ -15,6 +15,7 @@ mod render;
 mod save;
 mod screen;
 mod session;
+mod sight;
 mod stats;
 mod suggest;
 mod summary;

@@ -86,6 +86,11 @@ impl Painter {
     }
 }
 
+/// Marks drawn over the board (`los`, `reach`).
+const MARK: Style = Style::new()
+    .fg_color(Some(Color::Ansi(AnsiColor::BrightMagenta)))
+    .bold();
+
 const fn bg(c: AnsiColor) -> Style {
     Style::new().bg_color(Some(Color::Ansi(c)))
 }
@@ -149,6 +154,17 @@ fn fill(map: &Map, squares: &[Pos]) -> Option<Color> {
 /// The map with axis labels (`x` across the top, `y` down the side) and units drawn on it.
 #[must_use]
 pub fn map(map: &Map, units: &HashMap<Pos, Unit>, colour: bool) -> String {
+    marked(map, units, &HashMap::new(), colour)
+}
+
+/// [`map`] with `marks` drawn on squares that hold no unit (`los`, `reach`).
+#[must_use]
+pub fn marked(
+    map: &Map,
+    units: &HashMap<Pos, Unit>,
+    marks: &HashMap<Pos, char>,
+    colour: bool,
+) -> String {
     let mut p = Painter {
         out: String::new(),
         colour,
@@ -185,9 +201,12 @@ pub fn map(map: &Map, units: &HashMap<Pos, Unit>, colour: bool) -> String {
                 (true, true) => {
                     let at = Pos::new(x, y);
                     let t = map.terrain(at);
-                    match units.get(&at) {
-                        Some(&u) => p.paint(unit_style(u, t), u.symbol()),
-                        None => p.paint(terrain_style(t), t.symbol()),
+                    match (units.get(&at), marks.get(&at)) {
+                        (Some(&u), _) => p.paint(unit_style(u, t), u.symbol()),
+                        (None, Some(&c)) => {
+                            p.paint(MARK.bg_color(terrain_style(t).get_bg_color()), c);
+                        }
+                        (None, None) => p.paint(terrain_style(t), t.symbol()),
                     }
                 }
                 (true, false) => {

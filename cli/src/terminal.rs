@@ -124,6 +124,8 @@ pub struct Terminal {
     /// Keep event lines for the next screen (a person plays) or print them at once (watching
     /// the AI play itself).
     hold: bool,
+    /// How many of the resolving action's events were shown before a decision.
+    early: usize,
 }
 
 /// Most event lines shown on a screen; `log` shows the rest.
@@ -149,6 +151,7 @@ impl Terminal {
             broken: false,
             pending: Vec::new(),
             hold,
+            early: 0,
         }
     }
 
@@ -266,7 +269,18 @@ impl Frontend for Terminal {
         }
     }
 
+    fn context(&mut self, so_far: &[Event]) {
+        let new = so_far.get(self.early..).unwrap_or_default();
+        let lines = self.event_lines(new);
+        self.pending.extend(lines);
+        self.early = so_far.len();
+    }
+
     fn events(&mut self, _: &Session, events: &[Event]) {
+        // Those shown before a decision during the action are not shown again.
+        let events = events
+            .get(std::mem::take(&mut self.early)..)
+            .unwrap_or_default();
         let lines = self.event_lines(events);
         self.pending.extend(lines);
         let over = events.iter().any(|e| matches!(e, Event::GameOver { .. }));
@@ -377,6 +391,14 @@ impl Frontend for Terminal {
                 Input::Eof | Input::Idle => return 0,
             }
         }
+    }
+
+    fn viewer(&self, _: Side) -> Side {
+        self.view
+    }
+
+    fn colour(&self) -> bool {
+        self.colour
     }
 
     fn confirm(&mut self, _: Side, question: &str) -> bool {

@@ -184,6 +184,9 @@ impl Engine<'_> {
             options: known.iter().map(|&b| Choice::Id(b)).collect(),
             subject: Some(unit.to_string()),
         };
+        if d.options.len() > 1 {
+            self.show_context(Side::Overmind);
+        }
         let i = self.ctl.ask_scored(self.st, &d, scores.as_deref());
         let id = known.get(i).copied().unwrap_or(known[0]);
         self.emit(Event::BehaviourChosen {

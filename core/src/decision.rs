@@ -93,6 +93,15 @@ pub trait Controller {
         let _ = scores;
         self.decide(view, decision)
     }
+
+    /// Everything that has happened so far in the action being resolved, handed over just
+    /// before a decision it leads to (the roll before "which model takes the next hit?"), so a
+    /// person never answers blind. Later calls in the same action repeat the earlier events
+    /// first (show only what is new); the action's full list still comes back from
+    /// [`crate::Game::apply`].
+    fn context(&mut self, so_far: &[crate::event::Event]) {
+        let _ = so_far;
+    }
 }
 
 /// How far a look-ahead looks: `samples` copies per option, each rolling its own dice, and on
@@ -169,6 +178,17 @@ impl Controllers {
         match side {
             Side::Heroes => self.heroes.lookahead(),
             Side::Overmind => self.overmind.lookahead(),
+        }
+    }
+
+    /// Hand `who`'s controller the action's events so far (see [`Controller::context`]).
+    pub fn show(&mut self, who: Side, events: &[crate::event::Event]) {
+        if events.is_empty() {
+            return;
+        }
+        match who {
+            Side::Heroes => self.heroes.context(events),
+            Side::Overmind => self.overmind.context(events),
         }
     }
 

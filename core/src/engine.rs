@@ -81,7 +81,16 @@ impl<'a> Engine<'a> {
             options,
             subject: subject.map(str::to_string),
         };
+        if d.options.len() > 1 {
+            self.show_context(who);
+        }
         self.ctl.ask(self.st, &d)
+    }
+
+    /// Hand `who`'s controller this action's events so far (the roll before the question it
+    /// leads to).
+    pub(crate) fn show_context(&mut self, who: Side) {
+        self.ctl.show(who, &self.events);
     }
 
     /// Ask for one of several squares (sorted for determinism).

@@ -495,3 +495,60 @@ fn interact_recovers_from_stun_and_a_stunned_model_cannot_move() {
     assert!(!g.state.model_mut("T").unwrap().status.stunned);
     apply(&mut g, &w, &mut c, mv("T", 1, 2));
 }
+
+/// Records each decision with the kinds of the events it was shown first.
+struct Watching {
+    seen: std::rc::Rc<std::cell::RefCell<Vec<String>>>,
+    asked: std::rc::Rc<std::cell::RefCell<Vec<(DecisionKind, Vec<String>)>>>,
+}
+
+impl Controller for Watching {
+    fn decide(&mut self, _: View<'_>, d: &Decision) -> usize {
+        let seen = self.seen.borrow().clone();
+        self.asked.borrow_mut().push((d.kind, seen));
+        0
+    }
+    fn context(&mut self, so_far: &[Event]) {
+        *self.seen.borrow_mut() = so_far
+            .iter()
+            .map(|e| {
+                serde_json::to_value(e)
+                    .ok()
+                    .and_then(|v| v["event"].as_str().map(str::to_string))
+                    .unwrap_or_default()
+            })
+            .collect();
+    }
+}
+
+/// Issue 13: the Overmind is shown the roll before it is asked which model takes the hit.
+#[test]
+fn a_decision_comes_after_the_events_that_led_to_it() {
+    let (mut g, w) = fight([2, 2], "grunt", &[[1, 2], [3, 2]], |s| {
+        s.rules.die = all_hits()
+    });
+    let asked = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
+    let mut c = Controllers::new(
+        Box::new(FirstOption),
+        Box::new(Watching {
+            seen: Default::default(),
+            asked: asked.clone(),
+        }),
+    );
+    apply(
+        &mut g,
+        &w,
+        &mut c,
+        Action::Melee {
+            unit: "T".into(),
+            target: "A.1".into(),
+        },
+    );
+    let asked = asked.borrow();
+    let (kind, seen) = asked.first().expect("the Overmind was asked");
+    assert_eq!(*kind, DecisionKind::HitAllocation);
+    assert!(
+        seen.iter().any(|k| k == "attack"),
+        "the roll came first: {seen:?}"
+    );
+}

@@ -323,6 +323,22 @@ fn handle(session: &mut Session, frontend: &Shared, side: Side, cmd: Command) ->
             .borrow_mut()
             .note(Note::Help, &command::help(topic.as_deref())),
         Command::Map => frontend.borrow_mut().map(session),
+        Command::Los(a, b) => {
+            let view = frontend.borrow().viewer(side);
+            let colour = frontend.borrow().colour();
+            match crate::sight::los_text(session, view, &a, &b, colour) {
+                Ok(t) => frontend.borrow_mut().note(Note::Help, &t),
+                Err(m) => frontend.borrow_mut().error(&m, None),
+            }
+        }
+        Command::Reach(u) => {
+            let view = frontend.borrow().viewer(side);
+            let colour = frontend.borrow().colour();
+            match crate::sight::reach_text(session, view, &u, colour) {
+                Ok(t) => frontend.borrow_mut().note(Note::Help, &t),
+                Err(m) => frontend.borrow_mut().error(&m, None),
+            }
+        }
         Command::Status => frontend.borrow_mut().status(session),
         Command::Log(n) => frontend.borrow_mut().log(session, n),
         Command::Save(path) => {
