@@ -435,3 +435,32 @@ fn the_game_over_screen_sums_up_and_waits_for_enter() {
     s.wait_exit();
     assert!(s.text().contains("=== the Overmind win: "), "{}", s.text());
 }
+
+#[test]
+fn reach_is_marked_on_the_map_and_switching_units_asks_first() {
+    let Some(mut s) = demo(&["play", "--seed", "11", "--no-watch"]) else {
+        return;
+    };
+    s.wait_for("heroes> ");
+    // The captain's reach: `+` a Sprint, `*` a Move, drawn on the pinned map itself.
+    s.type_line("reach 1");
+    s.wait_for("a Sprint reaches 16 squares (+), a Move 44");
+    let rows = s.rows();
+    assert!(map_row(&rows, 13).starts_with("13 |* * * *"), "{rows:#?}");
+    assert!(map_row(&rows, 17).starts_with("17 |+ + 1 + +"), "{rows:#?}");
+    // The next line clears the marks.
+    s.type_line("move captain 2,14");
+    s.wait("the marks gone and the move made", |s| {
+        let rows = s.rows();
+        map_row(&rows, 14).starts_with("14 |. . 1 . .") && !map_row(&rows, 13).contains('*')
+    });
+    // Naming another Hero would end the captain's activation: asked on the prompt line.
+    s.type_line("move medic 1,15");
+    let t = s.wait_for("go on? [y/N]> ");
+    assert!(t.contains("Confirm"), "{t}");
+    s.type_line("n");
+    s.wait_for("nothing done: the activation goes on");
+    s.wait_for("Activating: 1 action left (used: move)");
+    s.type_line("quit");
+    s.wait_exit();
+}

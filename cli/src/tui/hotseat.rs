@@ -109,4 +109,24 @@ impl Frontend for Handover {
     fn broken(&self) -> bool {
         self.inner.broken()
     }
+
+    fn context(&mut self, so_far: &[Event]) {
+        self.inner.context(so_far);
+    }
+
+    fn viewer(&self, side: Side) -> Side {
+        self.inner.viewer(side)
+    }
+
+    fn colour(&self) -> bool {
+        self.inner.colour()
+    }
+
+    fn confirm(&mut self, side: Side, question: &str) -> bool {
+        self.inner.confirm(side, question)
+    }
+
+    fn game_over(&mut self, summary: &crate::summary::Summary) {
+        self.inner.game_over(summary);
+    }
 }

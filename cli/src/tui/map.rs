@@ -10,6 +10,8 @@ use ratatui::style::{Modifier, Style};
 /// The drawn map of one state, as cells.
 pub struct Board {
     rows: Vec<Vec<Cell>>,
+    /// The map's width and height in squares.
+    squares: (i32, i32),
     /// Lines of column numbers above the squares.
     header: usize,
     /// Columns of row numbers (and their gap) left of the squares.
@@ -23,6 +25,7 @@ impl Board {
         let (w, h) = (state.map.width(), state.map.height());
         Board {
             rows: ansi::cells(&crate::screen::board(state, colour)),
+            squares: (w, h),
             header: digits(w - 1),
             margin: digits(h - 1) + 1,
         }
@@ -53,6 +56,50 @@ impl Board {
             }
             cell.1 = cell.1.patch(style);
         }
+    }
+
+    /// Where `text` begins with this very board drawn with marks on some squares (as `los` and
+    /// `reach` answer): those squares and their marks, and how many lines the board took.
+    /// `None` when `text` does not begin with this board.
+    #[must_use]
+    pub fn marks_in(&self, text: &str) -> Option<(Vec<(Pos, char)>, usize)> {
+        let lines: Vec<Vec<char>> = text
+            .lines()
+            .take(self.rows.len())
+            .map(|l| l.trim_end().chars().collect())
+            .collect();
+        if lines.len() < self.rows.len() {
+            return None;
+        }
+        let mut marks = Vec::new();
+        for (r, (mine, theirs)) in self.rows.iter().zip(&lines).enumerate() {
+            let mine: Vec<char> = mine.iter().map(|c| c.0).collect();
+            let end = mine.iter().rposition(|&c| c != ' ').map_or(0, |i| i + 1);
+            for (c, &ch) in mine[..end].iter().enumerate() {
+                let drawn = theirs.get(c).copied().unwrap_or(' ');
+                if drawn == ch {
+                    continue;
+                }
+                // Only a square may differ; anything else means another drawing.
+                let square = r >= self.header
+                    && (r - self.header) % 2 == 1
+                    && c >= self.margin
+                    && (c - self.margin) % 2 == 1;
+                if !square {
+                    return None;
+                }
+                let x = i32::try_from((c - self.margin) / 2).ok()?;
+                let y = i32::try_from((r - self.header) / 2).ok()?;
+                if x >= self.squares.0 || y >= self.squares.1 {
+                    return None;
+                }
+                marks.push((Pos::new(x, y), drawn));
+            }
+            if theirs.len() > end {
+                return None;
+            }
+        }
+        Some((marks, self.rows.len()))
     }
 
     /// Mark a square as selected.
@@ -205,6 +252,42 @@ mod tests {
             let last = l.split_whitespace().last().unwrap_or("");
             assert!(last.chars().count() > 2, "{l:?} ends on a symbol");
         }
+    }
+
+    #[test]
+    fn marks_drawn_on_the_same_board_are_read_back() {
+        let m =
+            overmind_core::MapBuilder::from_drawing("+-+-+-+\n|. . .|\n+ + + +\n|. # .|\n+-+-+-+")
+                .build();
+        let mut units = std::collections::HashMap::new();
+        units.insert(Pos::new(0, 0), crate::render::Unit::Hero('1'));
+        let board = Board {
+            rows: ansi::cells(&crate::render::map(&m, &units, false)),
+            squares: (3, 2),
+            header: 1,
+            margin: 2,
+        };
+        let mut marks = std::collections::HashMap::new();
+        marks.insert(Pos::new(2, 0), '*');
+        marks.insert(Pos::new(0, 1), '+');
+        let text = format!(
+            "{}captain: a Sprint reaches 1 squares\n",
+            crate::render::marked(&m, &units, &marks, false)
+        );
+        let (mut got, lines) = board.marks_in(&text).expect("the same board");
+        got.sort_by_key(|(p, _)| (p.y, p.x));
+        assert_eq!(got, [(Pos::new(2, 0), '*'), (Pos::new(0, 1), '+')]);
+        assert_eq!(
+            text.lines().nth(lines),
+            Some("captain: a Sprint reaches 1 squares")
+        );
+        assert!(board.marks_in("help text\nof a few lines").is_none());
+        // Another map: a wall where this one has none.
+        let walled =
+            overmind_core::MapBuilder::from_drawing("+-+-+-+\n|. . .|\n+-+ + +\n|. # .|\n+-+-+-+")
+                .build();
+        let other = crate::render::map(&walled, &units, false);
+        assert!(board.marks_in(&other).is_none());
     }
 
     #[test]

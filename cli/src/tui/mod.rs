@@ -109,6 +109,8 @@ enum Prompt {
     /// Nothing asked (the AI is playing).
     Idle,
     Command(Side),
+    /// A yes or no (the question is in `Tui::question`).
+    Confirm(Side),
     /// A decision's option, 1 to n.
     Choose(usize),
     /// The game is over: Enter leaves.
@@ -149,6 +151,12 @@ pub struct Tui {
     decision: Option<Decision>,
     /// The unit chosen with Tab, until the next turn.
     selected: Option<Id>,
+    /// Squares marked by the last `los` or `reach`, until the next line is entered.
+    marks: Vec<(overmind_core::Pos, char)>,
+    /// A yes/no question being asked.
+    question: Option<String>,
+    /// How many of the resolving action's events were shown before a decision.
+    early: usize,
     prompt: Prompt,
     /// The person asked to leave: every later read gives this.
     quit: Option<Input>,
@@ -197,6 +205,9 @@ impl Tui {
             turn: None,
             decision: None,
             selected: None,
+            marks: Vec::new(),
+            question: None,
+            early: 0,
             prompt: Prompt::Idle,
             quit: None,
             handing: None,
@@ -365,8 +376,10 @@ impl Tui {
         let who = match self.prompt {
             Prompt::Choose(_) => "choose".to_string(),
             Prompt::Command(s) => s.name().to_string(),
+            Prompt::Confirm(_) => "y/N".to_string(),
             Prompt::Idle | Prompt::Over => String::new(),
         };
+        self.marks.clear();
         let style = Style::default().add_modifier(Modifier::DIM);
         self.say(&format!("{who}> {line}"), style);
     }
@@ -526,6 +539,10 @@ impl Tui {
                 }
             }
         }
+        let marked = self.style(Color::LightYellow, Modifier::BOLD);
+        for &(p, ch) in &self.marks {
+            board.mark(p, Some(ch), marked);
+        }
         let syms = crate::screen::symbols(state);
         let panel = focus.and_then(|id| panel::panel(state, &self.tables, id.as_str(), &syms));
         let roster: Vec<String> = crate::screen::units(state, false)
@@ -675,6 +692,10 @@ impl Tui {
                 format!("{}> ", s.name()),
                 Some(&self.editors[usize::from(s == Side::Overmind)]),
             ),
+            Prompt::Confirm(s) => (
+                format!("{} [y/N]> ", self.question.as_deref().unwrap_or("")),
+                Some(&self.editors[usize::from(s == Side::Overmind)]),
+            ),
             Prompt::Choose(n) => (
                 format!("choose 1-{n}> "),
                 self.viewer
@@ -732,6 +753,12 @@ impl Tui {
     /// The options box: its title and lines. A decision lists its options; a turn, the legal
     /// actions.
     fn options(&self, state: &GameState) -> (String, Vec<String>) {
+        if let Some(q) = &self.question {
+            return (
+                "Confirm".into(),
+                vec![q.clone(), "y: yes · n or Enter: no".into()],
+            );
+        }
         if let Some(d) = &self.decision {
             let mut items = Vec::new();
             for (i, o) in d.options.iter().enumerate() {
@@ -796,6 +823,10 @@ impl Frontend for Tui {
     }
 
     fn events(&mut self, s: &Session, events: &[Event]) {
+        // Those shown before a decision during the action are in the log already.
+        let events = events
+            .get(std::mem::take(&mut self.early)..)
+            .unwrap_or_default();
         for e in events {
             self.event_line(e);
         }
@@ -830,7 +861,10 @@ impl Frontend for Tui {
     fn note(&mut self, kind: Note, text: &str) {
         let style = self.style(Color::LightYellow, Modifier::empty());
         match kind {
-            Note::Help => self.say(text, Style::default()),
+            Note::Help => {
+                let text = self.read_marks(text);
+                self.say(&text, Style::default());
+            }
             Note::Saved => self.say(&format!("saved to {text}"), style),
             Note::Undone => self.say(&format!("undone: {text}"), style),
             Note::Quit => self.say(text, style),
@@ -921,6 +955,48 @@ impl Frontend for Tui {
         self.broken
     }
 
+    fn context(&mut self, so_far: &[Event]) {
+        let new = so_far.get(self.early..).unwrap_or_default();
+        for e in new {
+            self.event_line(e);
+        }
+        self.early = so_far.len();
+        self.log.follow();
+    }
+
+    fn viewer(&self, side: Side) -> Side {
+        self.fixed.unwrap_or(side)
+    }
+
+    /// `los` and `reach` answer in plain text, whose board becomes marks on the map.
+    fn colour(&self) -> bool {
+        false
+    }
+
+    fn confirm(&mut self, side: Side, question: &str) -> bool {
+        if self.quit.is_some() {
+            return false;
+        }
+        self.question = Some(question.to_string());
+        let before = std::mem::replace(&mut self.prompt, Prompt::Confirm(side));
+        self.dirty = true;
+        let yes = loop {
+            match self.next_line(side, None) {
+                Input::Line(l) => match l.trim().to_ascii_lowercase().as_str() {
+                    "y" | "yes" => break true,
+                    "" | "n" | "no" => break false,
+                    _ => self.error("answer y or n", None),
+                },
+                Input::Invalid(m) => self.error(&m, None),
+                Input::Eof | Input::Idle => break false,
+            }
+        };
+        self.question = None;
+        self.prompt = before;
+        self.dirty = true;
+        yes
+    }
+
     fn game_over(&mut self, summary: &crate::summary::Summary) {
         let style = self.style(Color::LightYellow, Modifier::BOLD);
         // The summary is read off the log both sides saw.
@@ -934,6 +1010,22 @@ impl Frontend for Tui {
 }
 
 impl Tui {
+    /// A board drawn by `los` or `reach` at the top of `text` becomes marks on the map; the
+    /// rest of the text is what goes to the log.
+    fn read_marks(&mut self, text: &str) -> String {
+        let Some(state) = &self.shown else {
+            return text.to_string();
+        };
+        match map::Board::new(state, false).marks_in(text) {
+            Some((marks, lines)) => {
+                self.marks = marks;
+                let rest: Vec<&str> = text.lines().skip(lines).collect();
+                format!("{}\n(marked on the map)", rest.join("\n"))
+            }
+            None => text.to_string(),
+        }
+    }
+
     fn event_line(&mut self, e: &Event) {
         let Some(text) = describe::event(e) else {
             return;
