@@ -146,11 +146,11 @@ fn demo(args: &[&str]) -> Option<Screen> {
     Screen::start(&root(), args, 160, 50)
 }
 
-/// The row of the screen that starts the map's row `y` (`17 |. . 1 …`).
+/// The row of the screen that starts the map's row `y` (`17 |. . 1 …`, ` 3 |…`).
 fn map_row(rows: &[String], y: u32) -> String {
-    let label = format!("{y:>2} |");
+    let label = format!("{y} |");
     rows.iter()
-        .find(|r| r.starts_with(&label))
+        .find(|r| r.trim_start().starts_with(&label))
         .cloned()
         .unwrap_or_default()
 }
@@ -461,6 +461,99 @@ fn reach_is_marked_on_the_map_and_switching_units_asks_first() {
     s.type_line("n");
     s.wait_for("nothing done: the activation goes on");
     s.wait_for("Activating: 1 action left (used: move)");
+    s.type_line("quit");
+    s.wait_exit();
+}
+
+/// A Hero west of a room whose door is the opening west of 4,1; two Stalkers' Blip inside.
+const ROOM: &str = r#"name = "Handover"
+map = """
++-+-+-+-+-+-+-+-+-+-+
+|. . . . . . . . . .|
++       +-+-+-+-+-+-+
+|. . . . . . . . . .|
++       +           +
+|y . . .|. . . . . .|
++       +-+-+-+-+-+-+
+|. . . .|. . . . . .|
++-+-+-+-+-+-+-+-+-+-+
+"""
+objective = { kind = "eliminate" }
+max_rounds = 4
+decoys = 0
+
+[[heroes]]
+id = "alpha"
+profile = "vance"
+at = [0, 2]
+
+[[blips]]
+id = "b1"
+at = [8, 2]
+holds = "stalker"
+size = 2
+"#;
+
+#[test]
+fn a_decision_for_the_other_side_mid_action_hands_the_keyboard_over_and_back() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mission = dir.path().join("room.toml");
+    std::fs::write(&mission, ROOM).expect("write mission");
+    let m = mission.display().to_string();
+    let Some(mut s) = demo(&[
+        "play",
+        "--seed",
+        "1",
+        "--no-watch",
+        "--heroes",
+        "human",
+        "--overmind",
+        "human",
+        "--mission",
+        &m,
+    ]) else {
+        return;
+    };
+    let t = s.wait_for("heroes> ");
+    assert_eq!(secret(&t), None, "{t}");
+    // Into the doorway: the Blip is revealed, and the Overmind places its Stalkers.
+    s.type_line("move alpha 3,1");
+    let t = s.wait_for("Pass the keyboard to the Overmind — press Enter");
+    assert!(!t.contains("heroes>"), "{t}");
+    s.type_line("");
+    let t = s.wait_for("Decision for the Overmind");
+    // What led to it came first, and the squares offered are numbered on the map.
+    assert!(t.contains("alpha moves from 0,2 to 3,1"), "{t}");
+    assert!(t.contains("Where does stalker of b1 go?"), "{t}");
+    assert!(map_row(&s.rows(), 1).contains("1 2 3|"), "{:#?}", s.rows());
+    // Answer each of the Overmind's questions until the keyboard goes back.
+    let mut answered = 0;
+    loop {
+        let t = s.wait("a question or the handover", |s| {
+            let t = s.text();
+            t.contains("Pass the keyboard to the Heroes")
+                || (t.contains("choose 1-") && t.matches("choose> 1").count() == answered)
+        });
+        if t.contains("Pass the keyboard to the Heroes") {
+            break;
+        }
+        assert!(answered < 10, "the questions do not end: {t}");
+        s.type_line("1");
+        answered += 1;
+    }
+    assert!(answered >= 1);
+    s.type_line("");
+    let t = s.wait("the Heroes' screen", |s| {
+        s.text().contains("heroes> ") && s.text().contains("is revealed")
+    });
+    // The Overmind's answers were its own; the reveal and where the models stand are the
+    // table's.
+    assert!(!t.contains("choose> 1"), "{t}");
+    assert!(
+        !t.contains("Decision for the Overmind") && !t.contains("Where does"),
+        "{t}"
+    );
+    assert!(t.contains("Activating: 1 action left"), "{t}");
     s.type_line("quit");
     s.wait_exit();
 }

@@ -520,7 +520,8 @@ impl Tui {
         };
         let mut board = map::Board::new(state, self.colour);
         let focus = self.focus(state);
-        if let Some(id) = focus {
+        // A decision's options are marked instead: one highlight at a time.
+        if let (Some(id), None) = (focus, &self.decision) {
             for p in panel::squares(state, id.as_str()) {
                 board.select(p);
             }
