@@ -557,3 +557,13 @@ fn a_decision_for_the_other_side_mid_action_hands_the_keyboard_over_and_back() {
     s.type_line("quit");
     s.wait_exit();
 }
+
+#[test]
+fn an_error_before_the_game_restores_the_terminal_and_is_printed() {
+    let Some(mut s) = demo(&["play", "--no-watch", "--mission", "no-such-mission"]) else {
+        return;
+    };
+    s.wait_exit();
+    let t = s.text();
+    assert!(t.contains("error:") && t.contains("no-such-mission"), "{t}");
+}

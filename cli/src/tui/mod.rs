@@ -805,14 +805,13 @@ fn centre(area: Rect, height: u16) -> Rect {
 
 impl Frontend for Tui {
     fn started(&mut self, s: &Session) {
+        let eyes = match self.fixed {
+            None => "each side sees only what it may know".to_string(),
+            Some(side) => format!("you see the game as {}", describe::side_name(side)),
+        };
         let intro = format!(
             "Type `help` for the commands; Tab selects a unit, PageUp/PageDown scroll this log, \
-             Ctrl-C leaves. You see the game as {}.",
-            if self.fixed.is_none() {
-                "each side's own player"
-            } else {
-                describe::side_name(self.eyes())
-            }
+             Ctrl-C leaves; {eyes}."
         );
         let note = self.style(Color::LightYellow, Modifier::empty());
         self.log.push(&intro, note, None);
