@@ -131,7 +131,7 @@ pub fn reach_text(s: &Session, view: Side, word: &str, colour: bool) -> Result<S
     let st = s.game.state.view(view);
     let names = s.names();
     let id = names.label(word).unwrap_or(word).to_string();
-    let own = names.own.iter().any(|o| *o == id);
+    let own = names.own.contains(&id);
     let mut moves: Vec<Pos> = Vec::new();
     let mut sprints: Vec<Pos> = Vec::new();
     if own {
