@@ -21,7 +21,8 @@
 //!   [`crate::source::MAX_PROBLEMS`] (50) one last error says how many more there are.
 //! - **A map is at most [`MAX_MAP_SIDE`] squares across and down.**
 //!
-//! [`Mission::parse`] is pure; [`Mission::load`] only adds reading the file.
+//! [`Mission::parse`] is pure; [`Mission::load`] only adds reading the file;
+//! [`Mission::parse_partial`] also keeps the mission as far as it reads.
 
 use crate::geom::Pos;
 use crate::map::{Edge, Map, MapBuilder, Obstacles, Terrain};
@@ -156,6 +157,19 @@ impl Mission {
     /// # Errors
     /// Every problem of the file, each with its position (see the module docs).
     pub fn parse(path: &Path, text: &str) -> Result<Mission, MissionErrors> {
+        match Parser::new(path, text).mission() {
+            (Some(m), errors) if errors.is_empty() => Ok(m),
+            (_, errors) => Err(MissionErrors(errors)),
+        }
+    }
+
+    /// [`Mission::parse`], keeping the mission as far as it reads along with every problem:
+    /// the mission is there whenever the file is TOML and its map has a usable shape, even
+    /// when other things are wrong (a unit off the map, a bad square), so that a check can go
+    /// on to what its setup says in the same run. Its placements are all kept, those with
+    /// problems too. The mission is good only when there is no problem.
+    #[must_use]
+    pub fn parse_partial(path: &Path, text: &str) -> (Option<Mission>, Vec<MissionError>) {
         Parser::new(path, text).mission()
     }
 
@@ -298,26 +312,22 @@ impl<'t> Parser<'t> {
         s
     }
 
-    fn finish<T>(mut self, value: Option<T>) -> Result<T, MissionErrors> {
-        match value {
-            Some(v) if self.errors.is_empty() => Ok(v),
-            _ => {
-                self.errors.sort_by_key(|e| (e.line, e.column));
-                crate::source::cap_problems_at(
-                    &mut self.errors,
-                    crate::source::MAX_PROBLEMS,
-                    self.uncounted,
-                    |first, n| MissionError {
-                        message: crate::source::more_problems(n),
-                        ..first.clone()
-                    },
-                );
-                Err(MissionErrors(self.errors))
-            }
-        }
+    /// The value with every problem, sorted and capped.
+    fn finish<T>(mut self, value: Option<T>) -> (Option<T>, Vec<MissionError>) {
+        self.errors.sort_by_key(|e| (e.line, e.column));
+        crate::source::cap_problems_at(
+            &mut self.errors,
+            crate::source::MAX_PROBLEMS,
+            self.uncounted,
+            |first, n| MissionError {
+                message: crate::source::more_problems(n),
+                ..first.clone()
+            },
+        );
+        (value, self.errors)
     }
 
-    fn mission(mut self) -> Result<Mission, MissionErrors> {
+    fn mission(mut self) -> (Option<Mission>, Vec<MissionError>) {
         let (root, syntax) = DeTable::parse_recoverable(self.text);
         if !syntax.is_empty() {
             for e in syntax {
@@ -825,6 +835,25 @@ at = [0, 1]
     fn escaped_map_errors_point_at_the_character() {
         let err = parse("map = \"+-+\\n|x|\\n+-+\"\n").expect_err("bad square");
         assert_eq!((err.0[0].line, err.0[0].column), (1, 14));
+    }
+
+    #[test]
+    fn a_partial_parse_keeps_the_mission_and_every_problem() {
+        let text = SMALL.replace("at = [0, 1]", "at = [7, 1]");
+        let (m, errors) = Mission::parse_partial(Path::new("m.toml"), &text);
+        let m = m.expect("the map reads, so the mission is kept");
+        assert_eq!(m.blips[0].at, Pos::new(7, 1), "with its bad placement");
+        let shown: Vec<String> = errors.iter().map(ToString::to_string).collect();
+        assert_eq!(
+            shown,
+            vec![
+                "m.toml:17:6: blip \"b1\" at 7,1 is outside the map: expected x from 0 to 2 and y \
+                 from 0 to 1"
+            ]
+        );
+        assert_eq!(parse(&text).map_err(|e| e.0), Err(errors));
+        let (m, errors) = Mission::parse_partial(Path::new("m.toml"), "map = 3\n");
+        assert!(m.is_none() && errors.len() == 1, "{errors:?}");
     }
 
     #[test]

@@ -127,112 +127,218 @@ fn unit_err(what: &'static str, id: &str, message: impl Into<String>) -> SetupEr
     }
 }
 
+/// Which of its problems [`Setup::start_checked`] reports; all by default. A problem left
+/// unreported still refuses the game: it is for callers that reported it themselves (a mission
+/// file's parse already places every unit, [`crate::Mission::parse`]) or know it follows from
+/// one they reported.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Checks {
+    /// Where units stand: on the map, not on a solid square, one to a square, ids unique.
+    pub placements: bool,
+    /// The pool and the Decoys: their numbers and types, and enough tokens for the Blips
+    /// that draw from the pool.
+    pub pool: bool,
+    /// No Blip starts in a Hero's Line of Sight.
+    pub sight: bool,
+}
+
+impl Default for Checks {
+    fn default() -> Checks {
+        Checks {
+            placements: true,
+            pool: true,
+            sight: true,
+        }
+    }
+}
+
+/// What a problem of [`Setup::start_checked`] is about, to report only those asked for.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum About {
+    Placement,
+    Pool,
+    Sight,
+    /// Ids, hero profiles and Blip contents: always reported.
+    Unit,
+}
+
 impl Setup {
     /// Validate and build the starting state, drawing pooled Blip contents with `seed`.
     ///
     /// # Errors
     /// Every problem found, each naming the unit and what is wrong.
     pub fn start(&self, content: &Content, seed: u64) -> Result<GameState, Vec<SetupError>> {
-        let mut errors = Vec::new();
+        self.start_checked(content, seed, Checks::default())
+    }
+
+    /// [`Setup::start`], reporting only the kinds of problem `checks` asks for; every
+    /// independent problem is found in one call (a Blip in a Hero's sight as well as a hero of
+    /// an unknown profile), while what follows from another problem is left out (no sight is
+    /// checked from or to a unit off the map).
+    ///
+    /// # Errors
+    /// Every problem of the kinds asked for. The list is empty when the only problems are of
+    /// kinds not asked for: there is still no game.
+    pub fn start_checked(
+        &self,
+        content: &Content,
+        seed: u64,
+        checks: Checks,
+    ) -> Result<GameState, Vec<SetupError>> {
+        let mut found: Vec<(About, SetupError)> = Vec::new();
+        let finish = |found: Vec<(About, SetupError)>| -> Vec<SetupError> {
+            found
+                .into_iter()
+                .filter(|(about, _)| match about {
+                    About::Placement => checks.placements,
+                    About::Pool => checks.pool,
+                    About::Sight => checks.sight,
+                    About::Unit => true,
+                })
+                .map(|(_, e)| e)
+                .collect()
+        };
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let map = &self.map;
         let mut taken: Vec<(Pos, String)> = Vec::new();
         let mut ids: Vec<Id> = Vec::new();
-        let mut place = |what: &'static str, id: &str, at: Pos, errors: &mut Vec<SetupError>| {
-            if id.len() > MAX_UNIT_ID {
-                errors.push(unit_err(
-                    what,
-                    id,
-                    format!(
-                        "this id is {} bytes long: expected at most {MAX_UNIT_ID} (its models' \
-                         ids add `.N`)",
-                        id.len()
-                    ),
-                ));
-            }
-            if ids.iter().any(|i| i == id) {
-                errors.push(unit_err(what, id, "this id is used twice"));
-            }
-            ids.push(Id::from(id));
-            if !map.in_bounds(at) {
-                errors.push(unit_err(
-                    what,
-                    id,
-                    format!("{at} is outside the {}x{} map", map.width(), map.height()),
-                ));
-            } else if map.is_solid(at) {
-                errors.push(unit_err(what, id, format!("{at} is a solid square")));
-            } else if let Some((_, other)) = taken.iter().find(|(p, _)| *p == at) {
-                errors.push(unit_err(
-                    what,
-                    id,
-                    format!("{at} is already taken by {other}"),
-                ));
-            }
-            taken.push((at, id.to_string()));
-        };
+        // Units whose square is on the map and not solid: the only ones sight is checked for.
+        let mut standing: Vec<bool> = Vec::new();
+        let mut place =
+            |what: &'static str, id: &str, at: Pos, found: &mut Vec<(About, SetupError)>| {
+                if id.len() > MAX_UNIT_ID {
+                    found.push((
+                        About::Unit,
+                        unit_err(
+                            what,
+                            id,
+                            format!(
+                                "this id is {} bytes long: expected at most {MAX_UNIT_ID} (its \
+                                 models' ids add `.N`)",
+                                id.len()
+                            ),
+                        ),
+                    ));
+                }
+                if ids.iter().any(|i| i == id) {
+                    found.push((
+                        About::Placement,
+                        unit_err(what, id, "this id is used twice"),
+                    ));
+                }
+                ids.push(Id::from(id));
+                let mut stands = false;
+                if !map.in_bounds(at) {
+                    found.push((
+                        About::Placement,
+                        unit_err(
+                            what,
+                            id,
+                            format!("{at} is outside the {}x{} map", map.width(), map.height()),
+                        ),
+                    ));
+                } else if map.is_solid(at) {
+                    found.push((
+                        About::Placement,
+                        unit_err(what, id, format!("{at} is a solid square")),
+                    ));
+                } else {
+                    stands = true;
+                    if let Some((_, other)) = taken.iter().find(|(p, _)| *p == at) {
+                        found.push((
+                            About::Placement,
+                            unit_err(what, id, format!("{at} is already taken by {other}")),
+                        ));
+                    }
+                }
+                standing.push(stands);
+                taken.push((at, id.to_string()));
+            };
         for h in &self.heroes {
-            place("hero", &h.id, h.at, &mut errors);
+            place("hero", &h.id, h.at, &mut found);
             if h.profile.len() > Id::MAX_LEN {
-                errors.push(unit_err(
-                    "hero",
-                    &h.id,
-                    format!(
-                        "profile id {:?}: expected at most {} bytes",
-                        h.profile,
-                        Id::MAX_LEN
+                found.push((
+                    About::Unit,
+                    unit_err(
+                        "hero",
+                        &h.id,
+                        format!(
+                            "profile id {:?}: expected at most {} bytes",
+                            h.profile,
+                            Id::MAX_LEN
+                        ),
                     ),
                 ));
             } else if !content.heroes.contains_key(&h.profile) {
-                errors.push(unit_err(
-                    "hero",
-                    &h.id,
-                    format!("no hero profile named {:?}", h.profile),
+                found.push((
+                    About::Unit,
+                    unit_err(
+                        "hero",
+                        &h.id,
+                        format!("no hero profile named {:?}", h.profile),
+                    ),
                 ));
             }
         }
         for b in &self.blips {
-            place("blip", &b.id, b.at, &mut errors);
+            place("blip", &b.id, b.at, &mut found);
         }
         // The numbers first, so that no count a file names is allocated before it is checked.
         let decoys = self.decoys.unwrap_or(self.rules.decoys);
         let mut sizes_ok = true;
         if let Some(m) = decoys_problem(decoys) {
-            errors.push(SetupError::Other(m));
+            found.push((About::Pool, SetupError::Other(m)));
             sizes_ok = false;
         }
         for p in &self.pool {
             for (_, m) in p.problems() {
-                errors.push(SetupError::Other(format!("pool: {}: {m}", p.type_id)));
+                found.push((
+                    About::Pool,
+                    SetupError::Other(format!("pool: {}: {m}", p.type_id)),
+                ));
                 sizes_ok = false;
             }
         }
         let total = self.pool.iter().map(|p| u64::from(p.count)).sum::<u64>() + u64::from(decoys);
         if sizes_ok && total > MAX_POOL_TOKENS {
-            errors.push(SetupError::Other(format!(
-                "the pool holds {total} tokens (pool entries plus Decoys): expected at most \
-                 {MAX_POOL_TOKENS}"
-            )));
+            found.push((
+                About::Pool,
+                SetupError::Other(format!(
+                    "the pool holds {total} tokens (pool entries plus Decoys): expected at most \
+                     {MAX_POOL_TOKENS}"
+                )),
+            ));
         }
-        if !errors.is_empty() && (!sizes_ok || total > MAX_POOL_TOKENS) {
-            return Err(errors);
+        // Sight does not depend on the pool: checked here, before a pool too large to draw
+        // from ends the checks.
+        if standing.iter().any(|s| *s) {
+            let (heroes, blips) = standing.split_at(self.heroes.len().min(standing.len()));
+            for e in self.sight_problems(heroes, blips) {
+                found.push((About::Sight, e));
+            }
+        }
+        if !sizes_ok || total > MAX_POOL_TOKENS {
+            return Err(finish(found));
         }
         // The pool: fixed tokens stay; the rest are drawn from pool entries plus Decoys.
         let mut tokens: Vec<Contents> = Vec::new();
         for p in &self.pool {
             for id in std::iter::once(&p.type_id).chain(&p.leader) {
                 if id.len() > Id::MAX_LEN {
-                    errors.push(SetupError::Other(format!(
-                        "pool: Alien Type id {id:?}: expected at most {} bytes",
-                        Id::MAX_LEN
-                    )));
+                    found.push((
+                        About::Pool,
+                        SetupError::Other(format!(
+                            "pool: Alien Type id {id:?}: expected at most {} bytes",
+                            Id::MAX_LEN
+                        )),
+                    ));
                 }
             }
             if !content.aliens.contains_key(&p.type_id) {
-                errors.push(SetupError::Other(format!(
-                    "pool: no Alien Type named {:?}",
-                    p.type_id
-                )));
+                found.push((
+                    About::Pool,
+                    SetupError::Other(format!("pool: no Alien Type named {:?}", p.type_id)),
+                ));
             }
             for _ in 0..p.count {
                 tokens.push(Contents::Unit {
@@ -250,10 +356,13 @@ impl Setup {
             .filter(|b| b.contents == Some(Contents::Decoy))
             .count();
         if fixed_decoys > decoys {
-            errors.push(SetupError::Other(format!(
-                "{fixed_decoys} Blips are fixed as Decoys but the mission has only {decoys} \
-                 Decoy Tokens (set `decoys`)"
-            )));
+            found.push((
+                About::Pool,
+                SetupError::Other(format!(
+                    "{fixed_decoys} Blips are fixed as Decoys but the mission has only {decoys} \
+                     Decoy Tokens (set `decoys`)"
+                )),
+            ));
         }
         for _ in 0..decoys.saturating_sub(fixed_decoys) {
             tokens.push(Contents::Decoy);
@@ -261,10 +370,14 @@ impl Setup {
         tokens.shuffle(&mut rng);
         let needed = self.blips.iter().filter(|b| b.contents.is_none()).count();
         if tokens.len() < needed {
-            errors.push(SetupError::Other(format!(
-                "{needed} Blips draw from the pool but it holds only {} tokens (pool plus decoys)",
-                tokens.len()
-            )));
+            found.push((
+                About::Pool,
+                SetupError::Other(format!(
+                    "{needed} Blips draw from the pool but it holds only {} tokens (pool plus \
+                     decoys)",
+                    tokens.len()
+                )),
+            ));
         }
         for b in &self.blips {
             if let Some(Contents::Unit {
@@ -274,31 +387,32 @@ impl Setup {
             }) = &b.contents
             {
                 match content.aliens.get(type_id.as_str()) {
-                    None => errors.push(unit_err(
-                        "blip",
-                        &b.id,
-                        format!("no Alien Type named {type_id:?}"),
+                    None => found.push((
+                        About::Unit,
+                        unit_err("blip", &b.id, format!("no Alien Type named {type_id:?}")),
                     )),
-                    Some(t) if *size == 0 || *size > t.unit.max => errors.push(unit_err(
-                        "blip",
-                        &b.id,
-                        format!("size {size} is outside 1..={} for {type_id}", t.unit.max),
+                    Some(t) if *size == 0 || *size > t.unit.max => found.push((
+                        About::Unit,
+                        unit_err(
+                            "blip",
+                            &b.id,
+                            format!("size {size} is outside 1..={} for {type_id}", t.unit.max),
+                        ),
                     )),
                     _ => {}
                 }
                 if let Some(l) = leader {
                     if !content.aliens.contains_key(l.as_str()) {
-                        errors.push(unit_err(
-                            "blip",
-                            &b.id,
-                            format!("no Alien Type named {l:?} to lead"),
+                        found.push((
+                            About::Unit,
+                            unit_err("blip", &b.id, format!("no Alien Type named {l:?} to lead")),
                         ));
                     }
                 }
             }
         }
-        if !errors.is_empty() {
-            return Err(errors);
+        if !found.is_empty() {
+            return Err(finish(found));
         }
         let rules = self.rules.clone();
         let mut st = GameState::new(
@@ -346,27 +460,111 @@ impl Setup {
                 used: Vec::new(),
             });
         }
-        // A Blip may not start in a Hero's Line of Sight.
-        let obstacles: Obstacles = st.compute_obstacles();
+        Ok(st)
+    }
+
+    /// A Blip may not start in a Hero's Line of Sight (docs/RULES.md §7.2): checked between
+    /// the heroes and Blips standing on the map (`heroes[i]`, `blips[j]`: whether that unit's
+    /// square is on the map and not solid), every unit on the map blocking sight as it will in
+    /// the game.
+    fn sight_problems(&self, heroes: &[bool], blips: &[bool]) -> Vec<SetupError> {
+        let on_map = |at: Pos| self.map.in_bounds(at);
+        let mut obstacles = Obstacles::new(&self.map);
+        for at in self
+            .heroes
+            .iter()
+            .map(|h| h.at)
+            .chain(self.blips.iter().map(|b| b.at))
+            .filter(|at| on_map(*at))
+        {
+            obstacles.insert(at);
+        }
         let mut seen = Vec::new();
-        for b in &st.blips {
-            for h in st.hero_models() {
-                if st.rules.los.visible(&st.map, &obstacles, h.pos, b.pos) {
+        for (b, _) in self.blips.iter().zip(blips).filter(|(_, s)| **s) {
+            for (h, _) in self.heroes.iter().zip(heroes).filter(|(_, s)| **s) {
+                if self.rules.los.visible(&self.map, &obstacles, h.at, b.at) {
                     seen.push(unit_err(
                         "blip",
                         &b.id,
                         format!(
                             "starts at {} in the Line of Sight of hero {} at {}",
-                            b.pos, h.id, h.pos
+                            b.at, h.id, h.at
                         ),
                     ));
                     break;
                 }
             }
         }
-        if !seen.is_empty() {
-            return Err(seen);
+        seen
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::map::MapBuilder;
+
+    /// A hero of no known profile, a Blip in its sight and a Blip off the 6x1 map.
+    fn three_mistakes() -> Setup {
+        let blip = |id: &str, x| BlipSetup {
+            id: id.into(),
+            at: Pos::new(x, 0),
+            contents: Some(Contents::Decoy),
+        };
+        Setup {
+            name: "t".into(),
+            map: MapBuilder::new(6, 1).build(),
+            rules: Rules::default(),
+            heroes: vec![HeroSetup {
+                id: "h".into(),
+                profile: "nobody".into(),
+                at: Pos::new(0, 0),
+            }],
+            blips: vec![blip("b", 5), blip("off", 9)],
+            pool: Vec::new(),
+            decoys: Some(2),
+            objective: Objective::Eliminate,
+            max_rounds: None,
         }
-        Ok(st)
+    }
+
+    fn shown(r: Result<GameState, Vec<SetupError>>) -> Vec<String> {
+        match r {
+            Ok(_) => panic!("the setup is broken"),
+            Err(es) => es.iter().map(ToString::to_string).collect(),
+        }
+    }
+
+    #[test]
+    fn independent_problems_are_found_in_one_start() {
+        let s = three_mistakes();
+        assert_eq!(
+            shown(s.start(&Content::default(), 1)),
+            vec![
+                "hero h: no hero profile named \"nobody\"",
+                "blip off: 9,0 is outside the 6x1 map",
+                "blip b: starts at 5,0 in the Line of Sight of hero h at 0,0",
+            ]
+        );
+        // A mission's parse reports where units stand: those are left out, and still refuse.
+        let checks = Checks {
+            placements: false,
+            ..Checks::default()
+        };
+        assert_eq!(
+            shown(s.start_checked(&Content::default(), 1, checks)),
+            vec![
+                "hero h: no hero profile named \"nobody\"",
+                "blip b: starts at 5,0 in the Line of Sight of hero h at 0,0",
+            ]
+        );
+        let mut only_off = three_mistakes();
+        only_off.heroes.clear();
+        only_off.blips.remove(0);
+        assert_eq!(
+            shown(only_off.start_checked(&Content::default(), 1, checks)),
+            Vec::<String>::new(),
+            "no game, though nothing is left to report"
+        );
     }
 }

@@ -1,10 +1,8 @@
 //! Alien Type scripts: the table `alien_type { ... }` returns, checked against its documented
-//! shape and turned into the core's [`AlienType`], every problem a `path:line` [`ScriptError`].
+//! shape and turned into the core's [`AlienType`], every problem placed at its field.
 
 use crate::api::args::as_int;
-use crate::api::globals::{invalid, Definition};
 use crate::api::shape::{self, Invalid, ALIEN_TYPE_DEF};
-use crate::ScriptError;
 use mlua::{Table, Value};
 use overmind_core::{AlienType, Band, Effect, Makeup, Shoot};
 
@@ -60,17 +58,30 @@ fn band(t: &Table) -> Band {
     }
 }
 
-/// Turns a checked `alien_type { ... }` table into an [`AlienType`].
-///
-/// # Errors
-/// The first field that breaks the shape or the rules' limits, at the field's line.
-pub(crate) fn convert(
-    def: &Definition,
-    path: &str,
-    source: &str,
-) -> Result<AlienType, ScriptError> {
-    let t = &def.table;
-    shape::check(t, &ALIEN_TYPE_DEF, &[]).map_err(|bad| invalid(def, path, source, &bad))?;
+/// An `alien_type { ... }` table read: the type, and every way the table breaks its shape or
+/// the rules' limits (the type is usable only when there is none).
+pub(crate) struct Converted {
+    pub(crate) alien: AlienType,
+    pub(crate) problems: Vec<Invalid>,
+}
+
+impl Converted {
+    /// Whether the field `name` had a problem (what depends on it would be a consequence).
+    pub(crate) fn broken(&self, name: &str) -> bool {
+        has_problem(&self.problems, name)
+    }
+}
+
+fn has_problem(problems: &[Invalid], field: &str) -> bool {
+    problems
+        .iter()
+        .any(|p| p.path.first().is_some_and(|f| f == field))
+}
+
+/// Turns an `alien_type { ... }` table into an [`AlienType`], collecting every problem: the
+/// shape's, then the checks across fields of the fields that are themselves fine.
+pub(crate) fn convert(t: &Table) -> Converted {
+    let mut problems = shape::check(t, &ALIEN_TYPE_DEF, &[]);
     let unit = table(t, "unit").map_or(
         Makeup {
             max: 1,
@@ -92,16 +103,15 @@ pub(crate) fn convert(
             .as_ref()
             .map_or(Band { range: 0, cv: 0 }, band),
     });
-    if let Some(s) = &shoot {
+    if let Some(s) = shoot.as_ref().filter(|_| !has_problem(&problems, "shoot")) {
         if s.short.range > s.long.range {
-            let bad = Invalid {
-                path: vec!["shoot".into(), "long".into(), "range".into()],
-                message: format!(
+            problems.push(Invalid::new(
+                vec!["shoot".into(), "long".into(), "range".into()],
+                format!(
                     "shoot.long.range ({}) must be at least shoot.short.range ({})",
                     s.long.range, s.short.range
                 ),
-            };
-            return Err(invalid(def, path, source, &bad));
+            ));
         }
     }
     let alien = AlienType {
@@ -118,19 +128,18 @@ pub(crate) fn convert(
         shoot_effects: effects(t, "shoot_effects"),
         behaviours: strings(t, "behaviours"),
     };
-    // The core's own checks, in case they grow stricter than the shape.
-    if let Some(problem) = alien.validate().into_iter().next() {
+    // The core's own checks, in case they grow stricter than the shape; a field that already
+    // has a problem is read as 0 here, so what they say of it is not a second problem.
+    for problem in alien.validate() {
         let field = problem
             .split([':', '.'])
             .next()
             .unwrap_or("")
             .trim()
             .to_string();
-        let bad = Invalid {
-            path: vec![field],
-            message: problem,
-        };
-        return Err(invalid(def, path, source, &bad));
+        if !has_problem(&problems, &field) {
+            problems.push(Invalid::new(vec![field], problem));
+        }
     }
-    Ok(alien)
+    Converted { alien, problems }
 }

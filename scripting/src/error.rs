@@ -436,6 +436,174 @@ fn first_script_frame(traceback: &str) -> Option<Location> {
         .find_map(|line| split_location(line).0)
 }
 
+/// Where in `source` the syntax error Lua reported on `line` with `message` is: Lua names
+/// the token it stopped at (`... near '='`, `near <eof>`) but gives no column, so this finds
+/// that token on the line. Of several such tokens on the line, the one at which the source
+/// cut just after it still fails with the same message (Lua's own parser decides); `<eof>` is
+/// just past the last non-blank character of the file. `None` when the message names no token
+/// found on the line. 1-based line and column, the column in characters.
+pub(crate) fn syntax_position(source: &str, line: u32, message: &str) -> Option<(usize, usize)> {
+    let near = message.rsplit_once(" near ")?.1;
+    if near == "<eof>" {
+        let end = source.trim_end().len();
+        return Some(overmind_core::source::line_col(source, end));
+    }
+    let near = near.strip_prefix('\'')?.strip_suffix('\'')?;
+    let index = usize::try_from(line).ok()?.checked_sub(1)?;
+    let line_start: usize = source.split_inclusive('\n').take(index).map(str::len).sum();
+    let text = source.get(line_start..)?.split('\n').next()?;
+    let candidates: Vec<Token> = tokens(text)
+        .into_iter()
+        .filter(|t| {
+            let written = &text[t.start..t.end];
+            written == near || (t.literal && written.starts_with(near) && !near.is_empty())
+        })
+        .collect();
+    let chosen = match candidates.as_slice() {
+        [] => return None,
+        [only] => *only,
+        many => {
+            let same = |t: &Token| {
+                let again = source.get(..line_start + t.end).and_then(compile_error);
+                again.is_some_and(|again| {
+                    let (at, rest) = split_location(&again);
+                    at.map(|l| l.line) == Some(line) && rest == message
+                })
+            };
+            // Lua stops at the first token it cannot take, so the first that fails alike;
+            // a line of many such tokens is not compiled again for each.
+            many.iter()
+                .take(32)
+                .copied()
+                .find(|t| same(t))
+                .or_else(|| many.last().copied())?
+        }
+    };
+    Some(overmind_core::source::line_col(
+        source,
+        line_start + chosen.start,
+    ))
+}
+
+/// The message of compiling `source` as a chunk named `x`, when it does not compile.
+fn compile_error(source: &str) -> Option<String> {
+    // A state with no libraries: the source is only compiled, never run.
+    let lua = mlua::Lua::new_with(mlua::StdLib::NONE, mlua::LuaOptions::default()).ok()?;
+    match lua
+        .load(source)
+        .set_name("@x")
+        .set_mode(mlua::chunk::ChunkMode::Text)
+        .into_function()
+    {
+        Err(mlua::Error::SyntaxError { message, .. }) => Some(message),
+        _ => None,
+    }
+}
+
+/// A token of one line of Lua: its byte range, and whether it is a string or number (whose
+/// text in Lua's messages may be cut short by the lexer error itself).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Token {
+    start: usize,
+    end: usize,
+    literal: bool,
+}
+
+/// The tokens of one line of Lua, comments left out. A string or long bracket left open runs
+/// to the end of the line.
+fn tokens(line: &str) -> Vec<Token> {
+    let b = line.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        let start = i;
+        if c.is_ascii_whitespace() {
+            i += 1;
+            continue;
+        }
+        if line[i..].starts_with("--") {
+            // A comment: a long one may end on this line, a short one does not.
+            match long_bracket(&line[i + 2..]) {
+                Some(level) => {
+                    let close = format!("]{}]", "=".repeat(level));
+                    let body = i + 2 + level + 2;
+                    match line.get(body..).and_then(|r| r.find(&close)) {
+                        Some(e) => i = body + e + close.len(),
+                        None => break,
+                    }
+                }
+                None => break,
+            }
+            continue;
+        }
+        let literal;
+        if c == b'"' || c == b'\'' {
+            i += 1;
+            while i < b.len() && b[i] != c {
+                i += if b[i] == b'\\' { 2 } else { 1 };
+            }
+            i = (i + 1).min(b.len());
+            literal = true;
+        } else if let Some(level) = long_bracket(&line[i..]) {
+            let close = format!("]{}]", "=".repeat(level));
+            let body = i + level + 2;
+            i = line
+                .get(body..)
+                .and_then(|r| r.find(&close))
+                .map_or(b.len(), |e| body + e + close.len());
+            literal = true;
+        } else if c.is_ascii_digit() || (c == b'.' && b.get(i + 1).is_some_and(u8::is_ascii_digit))
+        {
+            // As Lua reads a numeral: letters, digits and dots, and a sign after an exponent.
+            i += 1;
+            while i < b.len() {
+                let d = b[i];
+                let signed =
+                    (d == b'+' || d == b'-') && matches!(b[i - 1], b'e' | b'E' | b'p' | b'P');
+                if d.is_ascii_alphanumeric() || d == b'.' || d == b'_' || signed {
+                    i += 1;
+                } else {
+                    break;
+                }
+            }
+            literal = true;
+        } else if c.is_ascii_alphabetic() || c == b'_' || c >= 0x80 {
+            while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_' || b[i] >= 0x80) {
+                i += 1;
+            }
+            literal = false;
+        } else {
+            const LONG: [&str; 10] = ["...", "..", "==", "~=", "<=", ">=", "//", "::", "<<", ">>"];
+            i += LONG
+                .iter()
+                .find(|op| line[i..].starts_with(**op))
+                .map_or_else(
+                    || line[i..].chars().next().map_or(1, char::len_utf8),
+                    |op| op.len(),
+                );
+            literal = false;
+        }
+        while !line.is_char_boundary(i.min(b.len())) {
+            i += 1;
+        }
+        i = i.min(b.len());
+        out.push(Token {
+            start,
+            end: i,
+            literal,
+        });
+    }
+    out
+}
+
+/// The level of a long bracket (`[[` is 0, `[==[` is 2) that `text` starts with.
+fn long_bracket(text: &str) -> Option<usize> {
+    let rest = text.strip_prefix('[')?;
+    let level = rest.bytes().take_while(|&b| b == b'=').count();
+    (rest.as_bytes().get(level) == Some(&b'[')).then_some(level)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -491,6 +659,36 @@ mod tests {
             converted.to_string(),
             "b.lua:7: move_towards: 6 squares asked, RUSH allows 5"
         );
+    }
+
+    #[test]
+    fn the_line_scanner_skips_comments_and_keeps_strings_whole() {
+        let shown = |line: &str| -> Vec<String> {
+            tokens(line)
+                .iter()
+                .map(|t| line[t.start..t.end].to_string())
+                .collect()
+        };
+        assert_eq!(
+            shown("x = \"a = 'b'\" .. [==[=]]=]==] -- = a comment"),
+            vec!["x", "=", "\"a = 'b'\"", "..", "[==[=]]=]==]"]
+        );
+        assert_eq!(shown("a --[[ = ]] == 1e+5"), vec!["a", "==", "1e+5"]);
+        assert_eq!(shown("s = \"open é"), vec!["s", "=", "\"open é"]);
+    }
+
+    #[test]
+    fn a_syntax_error_without_a_token_on_its_line_keeps_no_column() {
+        let source = "local a = 1\nlocal b = ]\n";
+        assert_eq!(
+            syntax_position(source, 2, "unexpected symbol near ']'"),
+            Some((2, 11))
+        );
+        assert_eq!(
+            syntax_position(source, 1, "unexpected symbol near ']'"),
+            None
+        );
+        assert_eq!(syntax_position(source, 2, "something odd"), None);
     }
 
     #[test]

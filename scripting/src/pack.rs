@@ -4,11 +4,15 @@
 use crate::problem::Problem;
 use crate::runtime::ScriptHost;
 use crate::ScriptError;
+use overmind_core::setup::Checks;
 use overmind_core::{Content, Game, HeroProfile, Mission, Rules};
 use serde::Deserialize;
 use std::collections::BTreeMap;
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
+use toml::de::{DeTable, DeValue};
+use toml::Spanned;
 
 /// `pack.toml`.
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
@@ -81,6 +85,8 @@ pub struct PackSet {
     pub host: Rc<ScriptHost>,
     /// Which file defines each id.
     origins: BTreeMap<(Kind, String), PathBuf>,
+    /// Ids that content files with problems may define and that are not loaded.
+    unloaded: Vec<String>,
 }
 
 /// What a file change did.
@@ -155,8 +161,19 @@ fn files(dir: &Path, sub: &str, ext: &str) -> Vec<PathBuf> {
     v
 }
 
-/// A script error as a problem in `path`.
+/// A script error as a problem in `path`: at the token a syntax error names, else at its
+/// line's first non-blank character.
 pub fn script_problem(path: &Path, text: &str, e: &ScriptError) -> Problem {
+    if let ScriptError::Syntax {
+        line: Some(line),
+        message,
+        ..
+    } = e
+    {
+        if let Some((l, c)) = crate::error::syntax_position(text, *line, message) {
+            return Problem::new(path, l, c, message.clone());
+        }
+    }
     let full = e.to_string();
     match e.location() {
         Some(loc) => {
@@ -165,6 +182,72 @@ pub fn script_problem(path: &Path, text: &str, e: &ScriptError) -> Problem {
             Problem::at_line(path, text, loc.line as usize, msg)
         }
         None => Problem::new(path, 1, 1, full),
+    }
+}
+
+/// A TOML file's text as one value for [`crate::problem::read_all`], or its syntax error.
+fn toml_root<'t>(path: &Path, text: &'t str) -> Result<Spanned<DeValue<'t>>, Problem> {
+    let root = DeTable::parse(text).map_err(|e| toml_problem(path, text, &e))?;
+    Ok(Spanned::new(root.span(), DeValue::Table(root.into_inner())))
+}
+
+/// `read_all`'s problems as problems of `path`.
+fn spanned_problems(path: &Path, text: &str, found: Vec<(Range<usize>, String)>) -> Vec<Problem> {
+    let lines = overmind_core::source::LineIndex::new(text);
+    found
+        .into_iter()
+        .map(|(span, message)| {
+            let (l, c) = lines.line_col(span.start);
+            Problem::new(path, l, c, message)
+        })
+        .collect()
+}
+
+/// `pack.toml`, every problem of it in `problems`. A pack whose `pack.toml` has problems but
+/// still reads (say, one unknown key) is loaded, so its files are checked in the same run;
+/// not when its `overrides` do not read, as every id it overrides would then be a clash.
+fn pack_info(path: &Path, text: &str, problems: &mut Vec<Problem>) -> Option<PackInfo> {
+    let root = match toml_root(path, text) {
+        Ok(r) => r,
+        Err(p) => {
+            problems.push(p);
+            return None;
+        }
+    };
+    let read = crate::problem::read_all::<PackInfo>(root);
+    let mut found = spanned_problems(path, text, read.problems);
+    found.sort_by_key(|p| (p.line, p.column));
+    problems.extend(found);
+    read.value
+        .filter(|_| !read.cut.iter().any(|k| k == "overrides"))
+}
+
+/// A hero profile (`heroes/*.toml`): every problem of its keys and values, then those of its
+/// numbers that do not follow from them, each at its `path:line:column`.
+///
+/// # Errors
+/// Every problem, in file order.
+pub fn hero_from_toml(path: &Path, text: &str) -> Result<HeroProfile, Vec<Problem>> {
+    let root = toml_root(path, text).map_err(|p| vec![p])?;
+    let read = crate::problem::read_all::<HeroProfile>(root);
+    let mut problems = spanned_problems(path, text, read.problems);
+    if let Some(h) = &read.value {
+        for message in h.validate() {
+            let key = message.split(':').next().unwrap_or("").to_string();
+            // A key left out for its own problem reads as its default here.
+            if read.cut.contains(&key) {
+                continue;
+            }
+            let (line, column) = overmind_core::profile::find_key(text, &key);
+            problems.push(Problem::new(path, line, column, message));
+        }
+    }
+    match read.value {
+        Some(h) if problems.is_empty() => Ok(h),
+        _ => {
+            problems.sort_by_key(|p| (p.line, p.column));
+            Err(problems)
+        }
     }
 }
 
@@ -201,6 +284,19 @@ impl PackSet {
     /// # Errors
     /// All problems found.
     pub fn load(dirs: &[PathBuf]) -> Result<PackSet, Vec<Problem>> {
+        match Self::load_partial(dirs) {
+            (Some(set), problems) if problems.is_empty() => Ok(set),
+            (_, problems) => Err(problems),
+        }
+    }
+
+    /// [`PackSet::load`], keeping what loaded: the set holds every definition whose file has
+    /// no problem (none when the Lua state cannot be made), so that `overmind check` can go on
+    /// to the missions and scenarios in the same run; [`PackSet::unloaded_in`] tells which of
+    /// those name content that did not load. Use the set for a game only when there is no
+    /// problem.
+    #[must_use]
+    pub fn load_partial(dirs: &[PathBuf]) -> (Option<PackSet>, Vec<Problem>) {
         let mut problems = Vec::new();
         let mut packs: Vec<PackInfo> = Vec::new();
         let mut rules = Rules::default();
@@ -209,30 +305,27 @@ impl PackSet {
             let Some(text) = read(&path, &mut problems) else {
                 continue;
             };
-            match toml::from_str::<PackInfo>(&text) {
-                Ok(mut p) => {
-                    for d in &p.depends {
-                        if !packs.iter().any(|q| &q.name == d) {
-                            let (l, c) = overmind_core::profile::find_key(&text, "depends");
-                            problems.push(Problem::new(&path, l, c, format!("depends on pack {d:?}, which is not loaded before it (pass its --pack first)")));
-                        }
+            if let Some(mut p) = pack_info(&path, &text, &mut problems) {
+                for d in &p.depends {
+                    if !packs.iter().any(|q| &q.name == d) {
+                        let (l, c) = overmind_core::profile::find_key(&text, "depends");
+                        problems.push(Problem::new(&path, l, c, format!("depends on pack {d:?}, which is not loaded before it (pass its --pack first)")));
                     }
-                    if let Some(q) = packs.iter().find(|q| q.name == p.name) {
-                        problems.push(Problem::new(
-                            &path,
-                            1,
-                            1,
-                            format!(
-                                "pack {:?} is loaded twice (also {})",
-                                p.name,
-                                q.dir.display()
-                            ),
-                        ));
-                    }
-                    p.dir = dir.clone();
-                    packs.push(p);
                 }
-                Err(e) => problems.push(toml_problem(&path, &text, &e)),
+                if let Some(q) = packs.iter().find(|q| q.name == p.name) {
+                    problems.push(Problem::new(
+                        &path,
+                        1,
+                        1,
+                        format!(
+                            "pack {:?} is loaded twice (also {})",
+                            p.name,
+                            q.dir.display()
+                        ),
+                    ));
+                }
+                p.dir = dir.clone();
+                packs.push(p);
             }
             let rpath = dir.join("rules.toml");
             if rpath.exists() {
@@ -248,7 +341,7 @@ impl PackSet {
             Ok(h) => h,
             Err(e) => {
                 problems.push(Problem::new(Path::new("<scripting>"), 0, 0, e.to_string()));
-                return Err(problems);
+                return (None, problems);
             }
         };
         let mut set = PackSet {
@@ -258,56 +351,83 @@ impl PackSet {
             missions: BTreeMap::new(),
             host,
             origins: BTreeMap::new(),
+            unloaded: Vec::new(),
         };
+        let mut broken_aliens = Vec::new();
         for p in &packs {
-            set.load_pack(p, &mut problems);
+            set.load_pack(p, &mut problems, &mut broken_aliens);
         }
         set.packs = packs;
-        // Behaviour scripts that did not load: what names them is not a second problem.
-        let broken: Vec<(String, String)> = problems
-            .iter()
-            .filter(|p| {
-                p.path.extension().is_some_and(|e| e == "lua")
-                    && p.path
-                        .parent()
-                        .and_then(Path::file_name)
-                        .is_some_and(|d| d == "behaviours")
-            })
-            .map(|p| {
-                let stem = p
-                    .path
-                    .file_stem()
-                    .map(|s| s.to_string_lossy().into_owned())
-                    .unwrap_or_default();
-                (stem, std::fs::read_to_string(&p.path).unwrap_or_default())
-            })
-            .collect();
+        // Content files with problems: what names what they define is not a second problem.
+        let mut broken: Vec<(Kind, String, String)> = Vec::new();
+        for p in &problems {
+            let Some(kind) = Kind::of(&p.path) else {
+                continue;
+            };
+            let stem = p
+                .path
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            if !broken.iter().any(|(k, s, _)| *k == kind && *s == stem) {
+                let text = std::fs::read_to_string(&p.path).unwrap_or_default();
+                broken.push((kind, stem, text));
+            }
+        }
         let broken_defines = |b: &str| {
-            broken
-                .iter()
-                .any(|(stem, text)| stem == b || text.contains(&format!("\"{b}\"")))
+            broken.iter().any(|(kind, stem, text)| {
+                *kind == Kind::Behaviour && (stem == b || text.contains(&format!("\"{b}\"")))
+            })
         };
-        // Every behaviour an alien type lists must exist.
-        for (id, t) in &set.content.aliens {
-            for b in &t.behaviours {
+        for (kind, stem, text) in &broken {
+            for id in declared_ids(stem, text) {
+                let defined = match kind {
+                    Kind::Behaviour => set.content.behaviours.contains_key(&id),
+                    Kind::Alien => set.content.aliens.contains_key(&id),
+                    Kind::Hero => set.content.heroes.contains_key(&id),
+                };
+                if !defined && !set.unloaded.contains(&id) {
+                    set.unloaded.push(id);
+                }
+            }
+        }
+        // Every behaviour an alien type lists must exist: those of the types that loaded, and
+        // those of the types whose list is fine though something else in them is not.
+        let listed = set
+            .content
+            .aliens
+            .iter()
+            .map(|(id, t)| {
+                let path = set
+                    .origins
+                    .get(&(Kind::Alien, id.clone()))
+                    .cloned()
+                    .unwrap_or_default();
+                (id.clone(), path, t.behaviours.clone())
+            })
+            .chain(broken_aliens);
+        for (id, path, behaviours) in listed {
+            let text = std::fs::read_to_string(&path).unwrap_or_default();
+            for b in &behaviours {
                 if !set.content.behaviours.contains_key(b) && !broken_defines(b) {
-                    let path = set
-                        .origins
-                        .get(&(Kind::Alien, id.clone()))
-                        .cloned()
-                        .unwrap_or_default();
-                    let text = std::fs::read_to_string(&path).unwrap_or_default();
                     let (l, c) = find_text(&text, &format!("\"{b}\""));
+                    let near = crate::problem::nearest(
+                        b,
+                        set.content.behaviours.keys().map(String::as_str),
+                    )
+                    .map_or_else(String::new, |n| format!(" (did you mean {n}?)"));
                     problems.push(Problem::new(
                         &path,
                         l,
                         c,
                         format!(
-                            "alien type {id} lists behaviour {b:?}, which no loaded pack defines"
+                            "alien type {id} lists behaviour {b:?}, which no loaded pack defines{near}"
                         ),
                     ));
                 }
             }
+        }
+        for (id, t) in &set.content.aliens {
             if let Some(l) = &t.unit.leader {
                 if !set.content.aliens.contains_key(l) {
                     let path = set
@@ -324,11 +444,18 @@ impl PackSet {
                 }
             }
         }
-        if problems.is_empty() {
-            Ok(set)
-        } else {
-            Err(crate::problem::cap_per_file(problems))
-        }
+        (Some(set), crate::problem::cap_per_file(problems))
+    }
+
+    /// The first id that `text` (a mission or scenario file) names in quotes which a content
+    /// file with problems may define but that did not load: its problems may follow from that
+    /// file's, so it is better checked once that file is fixed. None for a set without problems.
+    #[must_use]
+    pub fn unloaded_in(&self, text: &str) -> Option<&str> {
+        self.unloaded
+            .iter()
+            .find(|id| text.contains(&format!("\"{id}\"")))
+            .map(String::as_str)
     }
 
     fn claim(
@@ -363,13 +490,21 @@ impl PackSet {
         true
     }
 
-    fn load_pack(&mut self, pack: &PackInfo, problems: &mut Vec<Problem>) {
+    /// Loads one pack's content files into the set; every problem goes to `problems`, and an
+    /// alien type that does not load but whose list of behaviours is fine goes to `lists` as
+    /// (name, file, behaviours), so its references are checked too.
+    fn load_pack(
+        &mut self,
+        pack: &PackInfo,
+        problems: &mut Vec<Problem>,
+        lists: &mut Vec<(String, PathBuf, Vec<String>)>,
+    ) {
         let dir = &pack.dir;
         for path in files(dir, "behaviours", "lua") {
             let Some(text) = read(&path, problems) else {
                 continue;
             };
-            match self.host.load_behaviour(&path, &text) {
+            match self.host.check_behaviour(&path, &text) {
                 Ok(def) => {
                     let id = def.id.clone();
                     if self.claim(pack, Kind::Behaviour, &id, &path, &text, problems) {
@@ -377,36 +512,42 @@ impl PackSet {
                         self.content.behaviours.insert(id, b);
                     }
                 }
-                Err(e) => problems.push(script_problem(&path, &text, &e)),
+                Err(ps) => problems.extend(ps),
             }
         }
         for path in files(dir, "aliens", "lua") {
             let Some(text) = read(&path, problems) else {
                 continue;
             };
-            match self.host.load_alien(&path, &text) {
+            match self.host.check_alien(&path, &text) {
                 Ok(t) => {
                     if self.claim(pack, Kind::Alien, &t.id.clone(), &path, &text, problems) {
                         self.content.aliens.insert(t.id.clone(), t);
                     }
                 }
-                Err(e) => problems.push(script_problem(&path, &text, &e)),
+                Err(broken) => {
+                    problems.extend(broken.problems);
+                    if !broken.behaviours.is_empty() {
+                        let name = path
+                            .file_stem()
+                            .map(|s| s.to_string_lossy().into_owned())
+                            .unwrap_or_default();
+                        lists.push((name, path.clone(), broken.behaviours));
+                    }
+                }
             }
         }
         for path in files(dir, "heroes", "toml") {
             let Some(text) = read(&path, problems) else {
                 continue;
             };
-            match HeroProfile::from_toml(&path.display().to_string(), &text) {
+            match hero_from_toml(&path, &text) {
                 Ok(h) => {
                     if self.claim(pack, Kind::Hero, &h.id.clone(), &path, &text, problems) {
                         self.content.heroes.insert(h.id.clone(), h);
                     }
                 }
-                Err(es) => problems.extend(
-                    es.into_iter()
-                        .map(|e| Problem::new(&path, e.line, e.column, e.message)),
-                ),
+                Err(ps) => problems.extend(ps),
             }
         }
         for path in files(dir, "missions", "toml") {
@@ -440,42 +581,83 @@ impl PackSet {
     /// Parse a mission and build its setup over these packs' rules.
     ///
     /// # Errors
-    /// Every problem of the mission file.
+    /// Every problem of the mission file: its map and placements, and its keys.
     pub fn setup(&self, id_or_path: &str) -> Result<overmind_core::Setup, Vec<Problem>> {
-        let path = self.mission_path(id_or_path).map_err(|p| vec![p])?;
-        let mut problems = Vec::new();
-        let text = read(&path, &mut problems).ok_or(problems)?;
-        let conv = |es: overmind_core::MissionErrors| -> Vec<Problem> {
-            es.0.into_iter()
-                .map(|e| Problem::new(&e.path, e.line, e.column, e.message))
-                .collect()
-        };
-        let m = Mission::parse(&path, &text).map_err(conv)?;
-        m.setup(&text, &self.rules).map_err(conv)
+        let read = self.read_mission(id_or_path)?;
+        match read.setup {
+            Some(setup) if read.problems.is_empty() => Ok(setup),
+            _ => Err(finish_problems(read.problems, &read.path)),
+        }
     }
 
     /// Start a game of a mission with a seed.
     ///
     /// # Errors
-    /// Problems with the mission file or its deployment.
+    /// Every problem of the mission file and of its deployment, in file order: a unit off the
+    /// map, a hero of an unknown profile and a Blip in a Hero's sight are found in one run.
     pub fn start(&self, id_or_path: &str, seed: u64) -> Result<Game, Vec<Problem>> {
-        let setup = self.setup(id_or_path)?;
+        let read = self.read_mission(id_or_path)?;
+        let mut problems = read.problems;
+        let Some(setup) = read.setup else {
+            return Err(finish_problems(problems, &read.path));
+        };
+        match setup.start_checked(&self.content, seed, read.checks) {
+            Ok(st) if problems.is_empty() => return Ok(Game::new(st, &setup.name, seed)),
+            Ok(_) => {}
+            Err(es) => problems.extend(es.into_iter().map(|e| {
+                let (l, c) = setup_error_position(&read.text, &e);
+                Problem::new(&read.path, l, c, e.to_string())
+            })),
+        }
+        Err(finish_problems(problems, &read.path))
+    }
+
+    /// A mission file read as far as it goes, with every problem found on the way.
+    fn read_mission(&self, id_or_path: &str) -> Result<MissionRead, Vec<Problem>> {
         let path = self.mission_path(id_or_path).map_err(|p| vec![p])?;
-        let text = std::fs::read_to_string(&path).unwrap_or_default();
-        let st = setup.start(&self.content, seed).map_err(|es| {
+        let mut problems = Vec::new();
+        let text = read(&path, &mut problems).ok_or(problems)?;
+        let conv = |es: Vec<overmind_core::MissionError>| -> Vec<Problem> {
             es.into_iter()
-                .map(|e| {
-                    let (l, c) = match &e {
-                        overmind_core::SetupError::Unit { id, .. } => {
-                            find_text(&text, &format!("\"{id}\""))
-                        }
-                        overmind_core::SetupError::Other(_) => (1, 1),
-                    };
-                    Problem::new(&path, l, c, e.to_string())
-                })
-                .collect::<Vec<_>>()
-        })?;
-        Ok(Game::new(st, &setup.name, seed))
+                .map(|e| Problem::new(&e.path, e.line, e.column, e.message))
+                .collect()
+        };
+        let (mission, errors) = Mission::parse_partial(&path, &text);
+        // A bad map character reads as a plain square: what is in sight across it may not be.
+        let map_ok = !errors
+            .iter()
+            .any(|e| e.kind == overmind_core::mission::ErrorKind::Map);
+        let mut problems = conv(errors);
+        // The parse placed every unit, so where they stand is not reported again.
+        let mut checks = Checks {
+            placements: false,
+            pool: true,
+            sight: map_ok,
+        };
+        let setup = match mission {
+            None => None,
+            Some(m) => match m.setup(&text, &self.rules) {
+                Ok(s) => Some(s),
+                Err(es) => {
+                    problems.extend(conv(es.0));
+                    // Its units alone can still be checked: the pool, rules and sight depend
+                    // on keys that do not read.
+                    checks.pool = false;
+                    checks.sight = false;
+                    units_only(&m, &self.rules)
+                }
+            },
+        };
+        if setup.is_none() && problems.is_empty() {
+            problems.push(Problem::new(&path, 1, 1, "the mission does not read"));
+        }
+        Ok(MissionRead {
+            path,
+            text,
+            setup,
+            checks,
+            problems,
+        })
     }
 
     /// Every mission of every pack, checked as far as a game start (seed 0).
@@ -556,7 +738,7 @@ impl PackSet {
                     Err(e) => return Reload::Failed(script_problem(path, &text, &e)),
                 }
             }
-            Kind::Hero => match HeroProfile::from_toml(&path.display().to_string(), &text) {
+            Kind::Hero => match hero_from_toml(path, &text) {
                 Ok(h) => {
                     if let Some(p) = self.clash(kind, &h.id, path, &text) {
                         return Reload::Failed(p);
@@ -565,9 +747,11 @@ impl PackSet {
                     self.content.heroes.insert(id.clone(), h);
                     (id, true)
                 }
-                Err(es) => {
-                    let e = &es[0];
-                    return Reload::Failed(Problem::new(path, e.line, e.column, e.message.clone()));
+                Err(ps) => {
+                    let first = ps.into_iter().next().unwrap_or_else(|| {
+                        Problem::new(path, 1, 1, "the hero profile does not load")
+                    });
+                    return Reload::Failed(first);
                 }
             },
         };
@@ -606,6 +790,92 @@ impl PackSet {
             ),
         ))
     }
+}
+
+/// A mission file as far as it reads: its setup (when its map and keys read; when only its
+/// keys do not, a setup of its units alone), which of the setup's checks to report, and the
+/// problems so far.
+struct MissionRead {
+    path: PathBuf,
+    text: String,
+    setup: Option<overmind_core::Setup>,
+    checks: Checks,
+    problems: Vec<Problem>,
+}
+
+/// The setup of a mission's heroes and Blips alone, leaving out the keys and the units whose
+/// own fields do not read (their problems are reported): so the profiles and Blip contents of
+/// the others are checked in the same run.
+fn units_only(m: &Mission, rules: &Rules) -> Option<overmind_core::Setup> {
+    let is_str = |p: &overmind_core::Placement, k: &str| {
+        matches!(p.extra.get(k), None | Some(toml::Value::String(_)))
+    };
+    let mut bare = m.clone();
+    bare.extra = toml::Table::new();
+    bare.heroes
+        .retain(|h| matches!(h.extra.get("profile"), Some(toml::Value::String(_))));
+    bare.blips.retain(|b| {
+        let size_ok = match b.extra.get("size") {
+            None => true,
+            Some(toml::Value::Integer(n)) => (1..=99).contains(n),
+            Some(_) => false,
+        };
+        is_str(b, "holds") && is_str(b, "leader") && size_ok
+    });
+    bare.setup("", rules).ok()
+}
+
+/// Where a deployment problem is written: the name the problem quotes (a hero's profile),
+/// looked for from the unit's id on; else the unit's id; else the file's start.
+fn setup_error_position(text: &str, e: &overmind_core::SetupError) -> (usize, usize) {
+    let quoted = |m: &str| {
+        m.split('"')
+            .nth(1)
+            .filter(|q| !q.is_empty())
+            .map(|q| format!("\"{q}\""))
+    };
+    let (from, message) = match e {
+        overmind_core::SetupError::Unit { id, message, .. } => {
+            match text.find(&format!("\"{id}\"")) {
+                Some(at) => (at, message),
+                None => return (1, 1),
+            }
+        }
+        overmind_core::SetupError::Other(m) => (0, m),
+    };
+    let at = quoted(message)
+        .and_then(|q| text.get(from..).and_then(|t| t.find(&q)))
+        .map_or(from, |i| from + i);
+    overmind_core::source::line_col(text, at)
+}
+
+/// A file's problems in file order, at most [`crate::problem::cap_per_file`] of them.
+fn finish_problems(mut problems: Vec<Problem>, path: &Path) -> Vec<Problem> {
+    problems.sort_by_key(|p| (p.path != path, p.line, p.column));
+    crate::problem::cap_per_file(problems)
+}
+
+/// The ids a content file may define: its file stem, and what its `id = "..."` says.
+fn declared_ids(stem: &str, text: &str) -> Vec<String> {
+    let mut ids = vec![stem.to_string()];
+    for line in text.lines() {
+        let Some(rest) = line.trim_start().strip_prefix("id") else {
+            continue;
+        };
+        let Some(value) = rest.trim_start().strip_prefix('=') else {
+            continue;
+        };
+        let value = value.trim_start();
+        let Some(quote) = value.chars().next().filter(|c| *c == '"' || *c == '\'') else {
+            continue;
+        };
+        if let Some(id) = value[1..].split(quote).next() {
+            if !id.is_empty() && !ids.iter().any(|i| i == id) {
+                ids.push(id.to_string());
+            }
+        }
+    }
+    ids
 }
 
 fn same_file(a: &Path, b: &Path) -> bool {

@@ -9,6 +9,7 @@ use crate::api::globals::{invalid, returned, DefKind, Definition};
 use crate::api::shape::{self, BEHAVIOUR_DEF};
 use crate::api::unit::UnitRef;
 use crate::api::{self, args::as_int};
+use crate::problem::Problem;
 use crate::{Compiled, Limits, Sandbox, ScriptError};
 use mlua::{AnyUserData, Function, Value};
 use overmind_core::{AlienType, Behaviour, BehaviourCtx, BehaviourError, Rules};
@@ -129,14 +130,40 @@ impl ScriptHost {
     /// not install it.
     ///
     /// # Errors
-    /// Syntax errors, errors and spent budgets of the script's top level, and every way the
-    /// definition breaks its shape, each at `path:line`.
+    /// Syntax errors, errors and spent budgets of the script's top level, and the first way
+    /// the definition breaks its shape, at `path:line`; [`check_behaviour`](Self::check_behaviour)
+    /// gives every one.
     pub fn load_behaviour(&self, path: &Path, source: &str) -> Result<BehaviourDef, ScriptError> {
+        self.read_behaviour(path, source)
+            .map_err(|b| b.first(path, source))
+    }
+
+    /// [`load_behaviour`](Self::load_behaviour), with every problem of the file: each field
+    /// that is missing, bad or unknown is its own problem at its `path:line:column`.
+    ///
+    /// # Errors
+    /// Every problem, in file order (a script that does not compile or run is one).
+    pub fn check_behaviour(&self, path: &Path, source: &str) -> Result<BehaviourDef, Vec<Problem>> {
+        self.read_behaviour(path, source)
+            .map_err(|b| b.problems(path, source))
+    }
+
+    fn read_behaviour(&self, path: &Path, source: &str) -> Result<BehaviourDef, Broken> {
         let name = chunk_name(path);
-        let script = self.sandbox.load_script(&name, source)?;
-        let def = returned(&script.value, DefKind::Behaviour, &name, source)?;
-        shape::check(&def.table, &BEHAVIOUR_DEF, &[])
-            .map_err(|bad| invalid(&def, &name, source, &bad))?;
+        let script = self
+            .sandbox
+            .load_script(&name, source)
+            .map_err(Broken::Script)?;
+        let def =
+            returned(&script.value, DefKind::Behaviour, &name, source).map_err(Broken::Script)?;
+        let problems = shape::check(&def.table, &BEHAVIOUR_DEF, &[]);
+        if !problems.is_empty() {
+            return Err(Broken::Invalid {
+                def,
+                problems,
+                lists: Vec::new(),
+            });
+        }
         let t = &def.table;
         let text = |k: &str| match t.raw_get::<Value>(k) {
             Ok(Value::String(s)) => s.to_string_lossy(),
@@ -148,11 +175,12 @@ impl ScriptHost {
             .and_then(|v| as_int(&v))
             .and_then(|n| u32::try_from(n).ok());
         if !matches!(t.raw_get::<Value>("perform"), Ok(Value::Function(_))) {
-            let bad = shape::Invalid {
-                path: vec!["perform".into()],
-                message: "perform must be a function".into(),
-            };
-            return Err(invalid(&def, &name, source, &bad));
+            let bad = shape::Invalid::new(vec!["perform".into()], "perform must be a function");
+            return Err(Broken::Invalid {
+                def,
+                problems: vec![bad],
+                lists: Vec::new(),
+            });
         }
         Ok(BehaviourDef {
             id: text("id"),
@@ -184,12 +212,54 @@ impl ScriptHost {
     ///
     /// # Errors
     /// As [`load_behaviour`](Self::load_behaviour), and numbers out of range or unknown
-    /// effect names, at the line of the offending field.
+    /// effect names, at the line of the offending field; the first problem only
+    /// ([`check_alien`](Self::check_alien) gives every one).
     pub fn load_alien(&self, path: &Path, source: &str) -> Result<AlienType, ScriptError> {
+        self.read_alien(path, source)
+            .map_err(|b| b.first(path, source))
+    }
+
+    /// [`load_alien`](Self::load_alien), with every problem of the file, each at its
+    /// `path:line:column`.
+    ///
+    /// # Errors
+    /// Every problem in file order, and the behaviours the type lists when that list is itself
+    /// fine, so that a pack checks those too in the same run.
+    pub fn check_alien(&self, path: &Path, source: &str) -> Result<AlienType, BrokenAlien> {
+        self.read_alien(path, source).map_err(|b| {
+            let behaviours = match &b {
+                Broken::Invalid { lists, .. } => lists.clone(),
+                Broken::Script(_) => Vec::new(),
+            };
+            BrokenAlien {
+                problems: b.problems(path, source),
+                behaviours,
+            }
+        })
+    }
+
+    fn read_alien(&self, path: &Path, source: &str) -> Result<AlienType, Broken> {
         let name = chunk_name(path);
-        let script = self.sandbox.load_script(&name, source)?;
-        let def = returned(&script.value, DefKind::AlienType, &name, source)?;
-        let alien = crate::alien::convert(&def, &name, source)?;
+        let script = self
+            .sandbox
+            .load_script(&name, source)
+            .map_err(Broken::Script)?;
+        let def =
+            returned(&script.value, DefKind::AlienType, &name, source).map_err(Broken::Script)?;
+        let converted = crate::alien::convert(&def.table);
+        if !converted.problems.is_empty() {
+            let lists = if converted.broken("behaviours") {
+                Vec::new()
+            } else {
+                converted.alien.behaviours.clone()
+            };
+            return Err(Broken::Invalid {
+                def,
+                problems: converted.problems,
+                lists,
+            });
+        }
+        let alien = converted.alien;
         self.known
             .0
             .borrow_mut()
@@ -292,6 +362,60 @@ impl ScriptHost {
             (Some(e), None) => Err(BehaviourError::new(e)),
             (None, Some(k)) => Err(BehaviourError::new(k)),
             (Some(e), Some(k)) => Err(BehaviourError::new(format!("{e}; and {k}"))),
+        }
+    }
+}
+
+/// An alien type script that did not load.
+#[derive(Clone, Debug)]
+pub struct BrokenAlien {
+    /// Every problem of the file, in file order.
+    pub problems: Vec<Problem>,
+    /// The ids of the behaviours it lists, when that list is itself fine (else none).
+    pub behaviours: Vec<String>,
+}
+
+/// A definition script that did not load.
+enum Broken {
+    /// It does not compile or run, or returns no definition.
+    Script(ScriptError),
+    /// Its definition breaks its shape, in each of these ways; `lists` holds the behaviours
+    /// an alien type lists when that list is fine.
+    Invalid {
+        def: Definition,
+        problems: Vec<shape::Invalid>,
+        lists: Vec<String>,
+    },
+}
+
+impl Broken {
+    /// The first problem, as the error `load_*` return.
+    fn first(self, path: &Path, source: &str) -> ScriptError {
+        match self {
+            Broken::Script(e) => e,
+            Broken::Invalid { def, problems, .. } => match problems.first() {
+                Some(bad) => invalid(&def, &chunk_name(path), source, bad),
+                None => ScriptError::host("a definition was refused without a reason"),
+            },
+        }
+    }
+
+    /// Every problem, each at its field, in file order.
+    fn problems(self, path: &Path, source: &str) -> Vec<Problem> {
+        match self {
+            Broken::Script(e) => vec![crate::pack::script_problem(path, source, &e)],
+            Broken::Invalid { def, problems, .. } => {
+                let mut out: Vec<Problem> = problems
+                    .iter()
+                    .map(|bad| {
+                        let (line, column) = shape::position(source, def.line, bad);
+                        let message = format!("{}: {}", def.kind.function(), bad.message);
+                        Problem::new(path, line, column, message)
+                    })
+                    .collect();
+                out.sort_by_key(|p| (p.line, p.column));
+                out
+            }
         }
     }
 }

@@ -273,6 +273,19 @@ pub static SHAPES: &[&Shape] = &[
 pub(crate) struct Invalid {
     pub(crate) path: Vec<String>,
     pub(crate) message: String,
+    /// The string the problem is about inside the field (a bad item of an array), to point at
+    /// where it is written.
+    pub(crate) item: Option<String>,
+}
+
+impl Invalid {
+    pub(crate) fn new(path: Vec<String>, message: impl Into<String>) -> Invalid {
+        Invalid {
+            path,
+            message: message.into(),
+            item: None,
+        }
+    }
 }
 
 fn is_id(s: &str) -> bool {
@@ -315,124 +328,234 @@ pub(crate) fn effect(name: &str) -> Option<Effect> {
     EFFECTS.iter().find(|(n, _)| *n == name).map(|(_, e)| *e)
 }
 
-/// Checks `t` against `shape`: fields in the shape's order, then unknown fields (sorted, so
-/// the first reported is the same on every run).
-pub(crate) fn check(t: &Table, shape: &Shape, path: &[String]) -> Result<(), Invalid> {
-    let lua_err = |e: mlua::Error| Invalid {
-        path: path.to_vec(),
-        message: e.to_string(),
-    };
-    for f in shape.fields {
-        let mut here = path.to_vec();
-        here.push(f.name.to_string());
-        let v: Value = t.raw_get(f.name).map_err(lua_err)?;
-        if v.is_nil() {
-            if f.required {
-                return Err(Invalid {
-                    message: format!("{} is missing ({})", here.join("."), expectation(&f.rule)),
-                    path: here,
-                });
-            }
-            continue;
-        }
-        check_value(&v, &f.rule, &here)?;
-    }
-    let mut unknown = Vec::new();
+/// Checks `t` against `shape` and returns every problem: each missing or bad field in the
+/// shape's order (nested tables included), then the unknown fields, sorted. An unknown field
+/// near a missing one ("nam" for a missing "name") is one problem, the unknown field's, with
+/// the suggestion.
+pub(crate) fn check(t: &Table, shape: &Shape, path: &[String]) -> Vec<Invalid> {
+    let mut out = Vec::new();
+    check_into(t, shape, path, &mut out);
+    out
+}
+
+fn check_into(t: &Table, shape: &Shape, path: &[String], out: &mut Vec<Invalid>) {
+    let names = || shape.fields.iter().map(|f| f.name);
+    let mut unknown: Vec<(String, Option<&'static str>)> = Vec::new();
     for pair in t.pairs::<Value, Value>() {
-        let (k, _) = pair.map_err(lua_err)?;
-        let known = matches!(&k, Value::String(s) if shape.fields.iter().any(|f| s.as_bytes().as_ref() == f.name.as_bytes()));
+        let k = match pair {
+            Ok((k, _)) => k,
+            Err(e) => {
+                out.push(Invalid::new(path.to_vec(), e.to_string()));
+                return;
+            }
+        };
+        let known = matches!(&k, Value::String(s) if names().any(|n| s.as_bytes().as_ref() == n.as_bytes()));
         if !known {
-            unknown.push(describe_key(&k));
+            let near = match &k {
+                Value::String(s) => crate::problem::nearest(&s.to_string_lossy(), names()),
+                _ => None,
+            };
+            unknown.push((describe_key(&k), near));
         }
     }
     unknown.sort();
-    if let Some(k) = unknown.first() {
-        let at = if path.is_empty() {
-            String::new()
-        } else {
-            format!(" in {}", path.join("."))
+    for f in shape.fields {
+        let mut here = path.to_vec();
+        here.push(f.name.to_string());
+        let v: Value = match t.raw_get(f.name) {
+            Ok(v) => v,
+            Err(e) => {
+                out.push(Invalid::new(here, e.to_string()));
+                continue;
+            }
+        };
+        if v.is_nil() {
+            // A misspelling of it is reported instead, with the right name.
+            let misspelt = unknown.iter().any(|(_, near)| *near == Some(f.name));
+            if f.required && !misspelt {
+                out.push(Invalid::new(
+                    here.clone(),
+                    format!("{} is missing ({})", here.join("."), expectation(&f.rule)),
+                ));
+            }
+            continue;
+        }
+        check_value(&v, &f.rule, &here, out);
+    }
+    let at = if path.is_empty() {
+        String::new()
+    } else {
+        format!(" in {}", path.join("."))
+    };
+    for (k, near) in unknown {
+        let hint = match near {
+            Some(n) => format!("did you mean {n}?"),
+            None => format!("fields: {}", names().collect::<Vec<_>>().join(", ")),
         };
         let mut here = path.to_vec();
         here.push(k.trim_matches('\'').to_string());
-        return Err(Invalid {
-            path: here,
-            message: format!(
-                "unknown field {k}{at} (fields: {})",
-                shape
-                    .fields
-                    .iter()
-                    .map(|f| f.name)
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
-        });
+        out.push(Invalid::new(
+            here,
+            format!("unknown field {k}{at} ({hint})"),
+        ));
     }
-    Ok(())
 }
 
-fn check_value(v: &Value, rule: &Rule, here: &[String]) -> Result<(), Invalid> {
+fn check_value(v: &Value, rule: &Rule, here: &[String], out: &mut Vec<Invalid>) {
     let name = here.join(".");
     let bad = |expected: String| {
-        Err(Invalid {
-            path: here.to_vec(),
-            message: format!("{name} must be {expected}, found {}", describe(v)),
-        })
+        Invalid::new(
+            here.to_vec(),
+            format!("{name} must be {expected}, found {}", describe(v)),
+        )
     };
-    match rule {
-        Rule::Any => Ok(()),
-        Rule::Str => match v {
-            Value::String(_) => Ok(()),
-            _ => bad(expectation(rule)),
-        },
-        Rule::Id => match v {
-            Value::String(s) if is_id(&s.to_string_lossy()) => Ok(()),
-            _ => bad(expectation(rule)),
-        },
-        Rule::Int { min, max } => match as_int(v) {
-            Some(n) if (*min..=*max).contains(&n) => Ok(()),
-            _ => bad(expectation(rule)),
-        },
-        Rule::Func => match v {
-            Value::Function(_) => Ok(()),
-            _ => bad(expectation(rule)),
-        },
+    let ok = match rule {
+        Rule::Any => true,
+        Rule::Str => matches!(v, Value::String(_)),
+        Rule::Id => matches!(v, Value::String(s) if is_id(&s.to_string_lossy())),
+        Rule::Int { min, max } => as_int(v).is_some_and(|n| (*min..=*max).contains(&n)),
+        Rule::Func => matches!(v, Value::Function(_)),
         Rule::Table(shape) => match v {
-            Value::Table(t) => check(t, shape, here),
-            _ => bad(expectation(rule)),
-        },
-        Rule::Effects | Rule::Ids => {
-            let Value::Table(t) = v else {
-                return bad(expectation(rule));
-            };
-            let items = array(t).map_err(|e| Invalid {
-                path: here.to_vec(),
-                message: format!("{name} must be {}: {e}", expectation(rule)),
-            })?;
-            for (i, item) in items.iter().enumerate() {
-                let ok = match (rule, item) {
-                    (Rule::Effects, Value::String(s)) => effect(&s.to_string_lossy()).is_some(),
-                    (_, Value::String(s)) => is_id(&s.to_string_lossy()),
-                    _ => false,
-                };
-                if !ok {
-                    let what = if matches!(rule, Rule::Effects) {
-                        format!("one of {}", effect_names())
-                    } else {
-                        "an id (a string of a-z, 0-9 and _, at most 31 bytes)".to_string()
-                    };
-                    return Err(Invalid {
-                        path: here.to_vec(),
-                        message: format!(
-                            "{name}[{}] must be {what}, found {}",
-                            i + 1,
-                            describe(item)
-                        ),
-                    });
-                }
+            Value::Table(t) => {
+                check_into(t, shape, here, out);
+                true
             }
-            Ok(())
+            _ => false,
+        },
+        Rule::Effects | Rule::Ids => match v {
+            Value::Table(t) => {
+                check_items(t, rule, here, out);
+                true
+            }
+            _ => false,
+        },
+    };
+    if !ok {
+        out.push(bad(expectation(rule)));
+    }
+}
+
+/// Every bad item of an array of effect names or ids, each its own problem.
+fn check_items(t: &Table, rule: &Rule, here: &[String], out: &mut Vec<Invalid>) {
+    let name = here.join(".");
+    let items = match array(t) {
+        Ok(items) => items,
+        Err(e) => {
+            out.push(Invalid::new(
+                here.to_vec(),
+                format!("{name} must be {}: {e}", expectation(rule)),
+            ));
+            return;
+        }
+    };
+    for (i, item) in items.iter().enumerate() {
+        let ok = match (rule, item) {
+            (Rule::Effects, Value::String(s)) => effect(&s.to_string_lossy()).is_some(),
+            (_, Value::String(s)) => is_id(&s.to_string_lossy()),
+            _ => false,
+        };
+        if !ok {
+            let what = if matches!(rule, Rule::Effects) {
+                format!("one of {}", effect_names())
+            } else {
+                "an id (a string of a-z, 0-9 and _, at most 31 bytes)".to_string()
+            };
+            out.push(Invalid {
+                path: here.to_vec(),
+                message: format!("{name}[{}] must be {what}, found {}", i + 1, describe(item)),
+                item: match item {
+                    Value::String(s) => Some(s.to_string_lossy()),
+                    _ => None,
+                },
+            });
         }
     }
+}
+
+/// Where a problem of a definition written on line `def_line` of `source` is: the line and
+/// column (1-based, in characters) of its field's key, found by following its path of keys
+/// forward from the definition (`unit`, then `max` after it); of the bad item inside the field
+/// when the problem names one. What cannot be found is placed at the last key found, else at
+/// the definition's line.
+pub(crate) fn position(source: &str, def_line: u32, bad: &Invalid) -> (usize, usize) {
+    let lines: Vec<&str> = source.lines().collect();
+    let first = usize::try_from(def_line.max(1)).unwrap_or(1);
+    // (0-based line, byte in the line) from which the next key is looked for.
+    let mut at = (first - 1, 0);
+    let mut found = None;
+    for key in &bad.path {
+        match find_key(&lines, at, key) {
+            Some(p) => {
+                found = Some(p);
+                at = (p.0, p.1 + key.len());
+            }
+            None => break,
+        }
+    }
+    if let (Some(start), Some(item)) = (found, &bad.item) {
+        if let Some(p) = find_item(&lines, start, item) {
+            found = Some(p);
+        }
+    }
+    match found {
+        Some((l, b)) => {
+            let column = lines.get(l).map_or(1, |t| t[..b].chars().count() + 1);
+            (l + 1, column)
+        }
+        None => {
+            let column = lines.get(first - 1).map_or(1, |l| {
+                l.chars().take_while(|c| c.is_whitespace()).count() + 1
+            });
+            (first.min(lines.len().max(1)), column)
+        }
+    }
+}
+
+/// The code of a line: what comes before a `--` comment.
+fn code(line: &str) -> &str {
+    line.split("--").next().unwrap_or("")
+}
+
+/// The first `key =` (not `==`, not part of a longer name) at or after `from`.
+fn find_key(lines: &[&str], from: (usize, usize), key: &str) -> Option<(usize, usize)> {
+    // An empty key (`[""] = 1`) is written nowhere findable.
+    if key.is_empty() {
+        return None;
+    }
+    for (l, line) in lines.iter().enumerate().skip(from.0) {
+        let text = code(line);
+        let mut start = if l == from.0 { from.1 } else { 0 };
+        while let Some(i) = text.get(start..).and_then(|t| t.find(key)) {
+            let b = start + i;
+            let end = b + key.len();
+            let bytes = text.as_bytes();
+            let before_ok =
+                b == 0 || !(bytes[b - 1].is_ascii_alphanumeric() || bytes[b - 1] == b'_');
+            let rest = text[end..].trim_start();
+            if before_ok && rest.starts_with('=') && !rest.starts_with("==") {
+                return Some((l, b));
+            }
+            start = end;
+        }
+    }
+    None
+}
+
+/// The first `"item"` or `'item'` at or after `from`.
+fn find_item(lines: &[&str], from: (usize, usize), item: &str) -> Option<(usize, usize)> {
+    let quoted = [format!("\"{item}\""), format!("'{item}'")];
+    for (l, line) in lines.iter().enumerate().skip(from.0) {
+        let text = code(line);
+        let start = if l == from.0 { from.1 } else { 0 };
+        let hit = quoted
+            .iter()
+            .filter_map(|q| text.get(start..).and_then(|t| t.find(q.as_str())))
+            .min();
+        if let Some(i) = hit {
+            return Some((l, start + i));
+        }
+    }
+    None
 }
 
 /// The items of a table that must be a plain array (keys 1..n and nothing else).

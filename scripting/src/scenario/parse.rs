@@ -16,7 +16,7 @@ use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
-use toml::de::{DeTable, DeValue, ValueDeserializer};
+use toml::de::{DeTable, DeValue};
 use toml::Spanned;
 
 /// One `[[scenario]]` table as written.
@@ -167,11 +167,18 @@ pub(super) fn load(set: &PackSet, path: &Path) -> Result<Vec<Scenario>, Vec<Prob
         };
         for item in items.iter() {
             found = true;
-            let raw = match RawScenario::deserialize(ValueDeserializer::from(item.clone())) {
-                Ok(r) => r,
-                Err(e) => {
-                    let span = e.span().unwrap_or_else(|| item.span());
-                    problems.push(src.problem(&span, e.message().trim().to_string()));
+            // Every misspelt or mistyped key of the scenario at once; a scenario with any is
+            // not read further, as the rest would be read without them.
+            let read = crate::problem::read_all::<RawScenario>(item.clone());
+            let raw = match read.value {
+                Some(r) if read.problems.is_empty() => r,
+                _ => {
+                    for (span, message) in &read.problems {
+                        problems.push(src.problem(span, message.clone()));
+                    }
+                    if read.problems.is_empty() {
+                        problems.push(src.problem(&item.span(), "this scenario does not read"));
+                    }
                     continue;
                 }
             };
@@ -456,9 +463,13 @@ fn build(
     header: Range<usize>,
 ) -> Result<Scenario, Vec<Problem>> {
     let mut problems = Vec::new();
+    // Whether the setup is as the file says, so that starting it finds the file's own
+    // problems and not consequences of those already found.
+    let mut setup_ok = true;
     // Without a usable map the rest is still read, so that one run lists every mistake.
     let mut setup = base_setup(set, src, &raw, &header).unwrap_or_else(|ps| {
         problems.extend(ps);
+        setup_ok = false;
         Setup {
             name: String::new(),
             map: MapBuilder::new(1, 1).build(),
@@ -500,6 +511,7 @@ fn build(
             })
             .collect();
     }
+    let before_pool = problems.len();
     if let Some(p) = &raw.pool {
         for entry in p {
             for (_, m) in entry.get_ref().problems() {
@@ -514,6 +526,7 @@ fn build(
         }
         setup.decoys = Some(*d.get_ref());
     }
+    setup_ok &= problems.len() == before_pool;
     if let Some(o) = &raw.objective {
         setup.objective = o.clone();
     }
@@ -527,7 +540,9 @@ fn build(
         }
         setup.max_rounds = Some(*m.get_ref());
     }
+    let before = problems.len();
     setup.rules = rules_for(src, &raw, written_rules, &setup.rules, &mut problems);
+    setup_ok &= problems.len() == before;
     let fallback = match raw.fallback.as_ref().map(|f| f.get_ref().as_str()) {
         None | Some("first") => Fallback::First,
         Some("ai" | "greedy") => Fallback::Ai(overmind_core::ai::Level::Greedy),
@@ -571,14 +586,39 @@ fn build(
             Err(ps) => problems.extend(ps),
         }
     }
+    let before_units = problems.len();
     let units = units(set, src, &raw, &mut problems);
-    if !problems.is_empty() {
+    let units_ok = problems.len() == before_units;
+    if !setup_ok {
         return Err(problems);
     }
+    // The start is checked even when other parts have problems: they do not change it.
     let seed = raw.seed.unwrap_or(1);
-    let mut state = start(set, src, &raw, &setup, seed, &header)?;
-    place_units(src, &mut state, units)?;
-    check_sight(src, &raw, &state, &header)?;
+    let state = match start(set, src, &raw, &setup, seed, &header) {
+        Ok(mut state) => match place_units(src, &mut state, units) {
+            // Sight needs every unit where the file puts it, each an obstacle.
+            Ok(()) if units_ok => match check_sight(src, &raw, &state, &header) {
+                Ok(()) => Some(state),
+                Err(ps) => {
+                    problems.extend(ps);
+                    None
+                }
+            },
+            Ok(()) => None,
+            Err(ps) => {
+                problems.extend(ps);
+                None
+            }
+        },
+        Err(ps) => {
+            problems.extend(ps);
+            None
+        }
+    };
+    let state = match state {
+        Some(state) if problems.is_empty() => state,
+        _ => return Err(problems),
+    };
     Ok(Scenario {
         name: raw.name.get_ref().clone(),
         path: PathBuf::from(src.path),
@@ -638,6 +678,23 @@ fn start(
     heroes_only.blips.clear();
     let mut blips_only = setup.clone();
     blips_only.heroes.clear();
+    // Heroes against Blips: found whether or not each side starts on its own.
+    let mut problems = Vec::new();
+    for b in &setup.blips {
+        if let Some(h) = setup.heroes.iter().find(|h| h.id == b.id) {
+            problems.push(problem(&SetupError::Unit {
+                what: "blip",
+                id: b.id.clone(),
+                message: format!("this id is used twice (hero {} too)", h.id),
+            }));
+        } else if let Some(h) = setup.heroes.iter().find(|h| h.at == b.at) {
+            problems.push(problem(&SetupError::Unit {
+                what: "blip",
+                id: b.id.clone(),
+                message: format!("{} is already taken by {}", b.at, h.id),
+            }));
+        }
+    }
     let (with_heroes, with_blips) = match (
         heroes_only.start(&set.content, seed),
         blips_only.start(&set.content, seed),
@@ -655,25 +712,10 @@ fn start(
                     errors.push(e);
                 }
             }
-            return Err(errors.iter().map(problem).collect());
+            problems.extend(errors.iter().map(problem));
+            return Err(problems);
         }
     };
-    let mut problems = Vec::new();
-    for b in &setup.blips {
-        if let Some(h) = setup.heroes.iter().find(|h| h.id == b.id) {
-            problems.push(problem(&SetupError::Unit {
-                what: "blip",
-                id: b.id.clone(),
-                message: format!("this id is used twice (hero {} too)", h.id),
-            }));
-        } else if let Some(h) = setup.heroes.iter().find(|h| h.at == b.at) {
-            problems.push(problem(&SetupError::Unit {
-                what: "blip",
-                id: b.id.clone(),
-                message: format!("{} is already taken by {}", b.at, h.id),
-            }));
-        }
-    }
     let mut state = with_blips;
     state.units = with_heroes.units;
     state.moved();
