@@ -2,7 +2,7 @@
 //! with their cause, and why a behaviour did or did not follow.
 
 use overmind_core::dice::Face;
-use overmind_core::event::{Cause, Contribution, Modifier, RangeBand, Roll, StatusChange};
+use overmind_core::event::{Cause, Change, Contribution, Modifier, RangeBand, Roll, StatusChange};
 use overmind_core::{AttackKind, Event, RevealCause, Side};
 
 /// Words for a side.
@@ -45,6 +45,55 @@ fn cause(c: RevealCause) -> &'static str {
     }
 }
 
+/// What an effect changed, in words.
+fn change_text(c: &Change) -> String {
+    match c {
+        Change::Damage { model, amount } => format!("{amount} damage to {model}"),
+        Change::Heal {
+            model,
+            amount,
+            health,
+        } => format!("{model} heals {amount} ({health} Health)"),
+        Change::Status { model, status, on } => {
+            let what = status.name().replace('_', " ");
+            if *on {
+                format!("{model} is {what}")
+            } else {
+                format!("{model} is no longer {what}")
+            }
+        }
+        Change::Modifier {
+            model,
+            stat,
+            change,
+            until,
+        } => {
+            let until = match until {
+                overmind_core::state::Until::ActivationEnd => "the end of the activation",
+                overmind_core::state::Until::RoundEnd => "the end of the round",
+            };
+            format!("{model} {} {change:+} until {until}", stat.name())
+        }
+        Change::ModifierEnded {
+            model,
+            stat,
+            change,
+        } => format!("{model}'s {} {change:+} ends", stat.name()),
+        Change::SpawnBlip { blip, at } => format!("a new Blip {blip} at {at}"),
+        Change::PlaceToken { token, kind, at } => format!("{kind} {token} placed at {at}"),
+        Change::RemoveToken { token, at } => format!("token {token} at {at} removed"),
+        Change::TakeToken { token, model } => format!("{model} picks up {token}"),
+        Change::DropToken { token, at } => format!("{token} dropped at {at}"),
+        Change::Actions { unit, change } if *change > 0 => {
+            format!("{unit} gets {change} action(s) back")
+        }
+        Change::Actions { unit, change } => {
+            format!("{unit} loses {} action(s)", change.unsigned_abs())
+        }
+        Change::Win { winner, reason } => format!("{} win: {reason}", side_name(*winner)),
+    }
+}
+
 /// Where an attack's CV came from: each model's part, and its range band when shooting.
 fn contributions(from: &[Contribution], kind: AttackKind) -> String {
     let band = |c: &Contribution| match (c.band, c.distance) {
@@ -83,6 +132,10 @@ fn cause_text(m: &Modifier) -> String {
         Cause::GreenSide => "green side".into(),
         Cause::Floor => "at least 1".into(),
         Cause::Stunned => "Stunned".into(),
+        Cause::Trigger => match m.source {
+            Some(s) => s.to_string(),
+            None => "a trigger".into(),
+        },
     }
 }
 
@@ -226,9 +279,22 @@ pub fn event(e: &Event) -> Option<String> {
             roll.push_str(&contributions(from, *kind));
             let fewer: Vec<String> = modifiers
                 .iter()
-                .filter(|m| m.on == Roll::Attack)
+                .filter(|m| m.on == Roll::Attack && m.change < 0)
                 .map(|m| format!("{} {}", cause_text(m), m.change.unsigned_abs()))
                 .collect();
+            let more: Vec<String> = modifiers
+                .iter()
+                .filter(|m| m.on == Roll::Attack && m.change > 0)
+                .map(|m| format!("{} {}", cause_text(m), m.change))
+                .collect();
+            if !more.is_empty() {
+                let n: i32 = modifiers
+                    .iter()
+                    .filter(|m| m.on == Roll::Attack && m.change > 0)
+                    .map(|m| m.change)
+                    .sum();
+                roll.push_str(&format!(", {n} more: {}", more.join(", ")));
+            }
             if *penalty > 0 {
                 if fewer.is_empty() {
                     roll.push_str(&format!(", {penalty} fewer"));
@@ -301,6 +367,19 @@ pub fn event(e: &Event) -> Option<String> {
         Event::GameOver { winner, reason } => {
             format!("GAME OVER: {} win: {reason}", side_name(*winner))
         }
+        Event::ActionVoided { reason } => {
+            format!("the action is void: the round's opening effects left it illegal ({reason})")
+        }
+        Event::Triggered { source, hook, unit } => match unit {
+            Some(u) => format!("{source} acts ({}, {u})", hook.name()),
+            None => format!("{source} acts ({})", hook.name()),
+        },
+        Event::TriggerFailed {
+            source,
+            hook,
+            reason,
+        } => format!("{source} ({}) failed: {reason}; what it did before stands", hook.name()),
+        Event::Effect { source, change } => format!("{source}: {}", change_text(change)),
     })
 }
 

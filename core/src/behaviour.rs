@@ -262,6 +262,13 @@ impl<'e, 'a> BehaviourCtx<'e, 'a> {
     }
 }
 
+impl<'a> BehaviourCtx<'_, 'a> {
+    /// The engine, for effects (core/src/effect.rs).
+    pub(crate) fn engine(&mut self) -> &mut Engine<'a> {
+        self.eng
+    }
+}
+
 impl BehaviourCtx<'_, '_> {
     /// The unit performing the behaviour.
     #[must_use]

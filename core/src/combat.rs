@@ -244,6 +244,23 @@ impl Engine<'_> {
                 }
             }
         }
+        if self.listens(crate::trigger::Hook::BeforeAttack) {
+            let moment = crate::trigger::Moment {
+                unit: Some(Id::from(unit)),
+                model: models.first().copied(),
+                at: Some(at),
+                attack: Some(kind),
+                target: Some(Id::from(target_model)),
+                round: self.st.round,
+                ..Default::default()
+            };
+            self.attack_mods.clear();
+            self.fire(crate::trigger::Hook::BeforeAttack, &moment);
+            modifiers.extend(self.take_attack_modifiers());
+            if self.st.find_model(target_model).is_none() || self.st.is_over() {
+                return;
+            }
+        }
         modifiers.retain(|m| m.change != 0);
         if cv == 0 {
             return;
@@ -253,9 +270,20 @@ impl Engine<'_> {
             .filter(|m| m.on == Roll::Attack)
             .map(|m| m.change.min(0).unsigned_abs())
             .sum();
-        let dice_cv = cv.saturating_sub(penalty).max(1);
+        let bonus: u32 = modifiers
+            .iter()
+            .filter(|m| m.on == Roll::Attack)
+            .map(|m| m.change.max(0).unsigned_abs())
+            .sum();
+        let dice_cv = (cv + bonus).saturating_sub(penalty).max(1);
         // Defence: red square, green side, stun against melee.
         let mut def = target_stats.defence as i32;
+        // `before_attack` triggers' Defence changes are in `modifiers` already.
+        def += modifiers
+            .iter()
+            .filter(|m| m.on == Roll::Defence && m.cause == Cause::Trigger)
+            .map(|m| m.change)
+            .sum::<i32>();
         let mut defence = |cause: Cause, change: i32, def: &mut i32| {
             if change != 0 {
                 *def += change;
@@ -349,6 +377,19 @@ impl Engine<'_> {
     /// models, a wounded model first.
     pub fn apply_damage(&mut self, unit: &str, first: &str, amount: u32, by: Option<&str>) {
         let mut target = Id::from(first);
+        let mut hurt: Vec<(Id, u32)> = Vec::new();
+        self.damage_loop(unit, &mut target, amount, by, &mut hurt);
+        self.after_damage(unit, hurt, by);
+    }
+
+    fn damage_loop(
+        &mut self,
+        unit: &str,
+        target: &mut Id,
+        amount: u32,
+        by: Option<&str>,
+        hurt: &mut Vec<(Id, u32)>,
+    ) {
         for _ in 0..amount {
             let Some(u) = self.st.unit(unit) else {
                 return;
@@ -374,27 +415,19 @@ impl Engine<'_> {
                     format!("Which model of {unit} takes the next hit?"),
                     options.iter().map(|s| Choice::Id(Id::from(s))).collect(),
                 );
-                target = options.get(i).cloned().unwrap_or_else(|| options[0]);
+                *target = options.get(i).cloned().unwrap_or_else(|| options[0]);
             } else if let Some(m) = u.models.first() {
-                target = m.id;
+                *target = m.id;
             }
-            let Some(m) = self.st.model_mut(&target) else {
+            if self.st.find_model(target).is_none() {
                 return;
-            };
-            m.health = m.health.saturating_sub(1);
-            let health = m.health;
-            self.emit(Event::Damage {
-                model: Id::from(&target),
-                amount: 1,
-                health,
-            });
-            if health == 0 {
-                self.kill(unit, &target, by);
             }
+            self.damage_one(unit, *target, by, hurt);
         }
     }
 
-    fn kill(&mut self, unit: &str, model: &str, by: Option<&str>) {
+    pub(crate) fn kill(&mut self, unit: &str, model: &str, by: Option<&str>) {
+        let dead = self.st.find_model(model).map(|(_, m)| (m.kind, m.pos));
         if let Some(u) = self.st.unit_mut(unit) {
             u.models.retain(|m| m.id != model);
         }
@@ -408,6 +441,24 @@ impl Engine<'_> {
             if killer.side == Side::Heroes {
                 killer.xp += 1;
             }
+        }
+        let Some((kind, at)) = dead else {
+            return;
+        };
+        // What it carried stays where it fell; its modifiers end with it.
+        self.st.stat_mods.retain(|m| m.model != model);
+        self.drop_carried(model, at, None);
+        self.dead_kinds.push((Id::from(model), kind));
+        if self.listens(crate::trigger::Hook::Killed) {
+            let moment = crate::trigger::Moment {
+                unit: Some(Id::from(unit)),
+                model: Some(Id::from(model)),
+                at: Some(at),
+                by: by.map(Id::from),
+                round: self.st.round,
+                ..Default::default()
+            };
+            self.fire(crate::trigger::Hook::Killed, &moment);
         }
     }
 

@@ -12,6 +12,10 @@ pub struct Content {
     pub heroes: BTreeMap<String, HeroProfile>,
     pub aliens: BTreeMap<String, AlienType>,
     pub behaviours: BTreeMap<String, Rc<dyn Behaviour>>,
+    /// Token kinds by id (docs/RULES.md §14).
+    pub tokens: BTreeMap<String, crate::token::TokenKind>,
+    /// Triggers, in the order they run for the same moment.
+    pub triggers: Vec<crate::trigger::TriggerDef>,
 }
 
 impl std::fmt::Debug for Content {
@@ -20,6 +24,8 @@ impl std::fmt::Debug for Content {
             .field("heroes", &self.heroes.keys().collect::<Vec<_>>())
             .field("aliens", &self.aliens.keys().collect::<Vec<_>>())
             .field("behaviours", &self.behaviours.keys().collect::<Vec<_>>())
+            .field("tokens", &self.tokens.keys().collect::<Vec<_>>())
+            .field("triggers", &self.triggers)
             .finish()
     }
 }

@@ -20,6 +20,15 @@ pub fn is_dev(action: &Action) -> bool {
     matches!(action, Action::Perform { .. } | Action::Spawn { .. })
 }
 
+/// The checks of an author tool with the tools assumed on (for effects that do the same).
+pub(crate) fn check(
+    st: &GameState,
+    content: &Content,
+    action: &Action,
+) -> Option<Result<(), ActionError>> {
+    validate(st, content, action)
+}
+
 /// Validation of an author tool (`None` when `action` is not one). Pure.
 pub(crate) fn validate(
     st: &GameState,
@@ -137,7 +146,9 @@ impl Engine<'_> {
                 });
                 self.perform_chosen(unit, *behaviour);
             }
-            Action::Spawn { alien, at, models } => self.spawn(*alien, *at, *models),
+            Action::Spawn { alien, at, models } => {
+                self.spawn_from(*alien, *at, *models, Id::from("dev"));
+            }
             _ => return None,
         }
         self.check_reveals();
@@ -147,7 +158,7 @@ impl Engine<'_> {
 
     /// A new Overmind unit of `alien`: the first model on `at`, the others where the Overmind
     /// places them next to it (as a reveal places them, docs/RULES.md §7.5).
-    fn spawn(&mut self, alien: Id, at: Pos, count: u32) {
+    pub(crate) fn spawn_from(&mut self, alien: Id, at: Pos, count: u32, source: Id) -> Id {
         let unit_id = fresh_unit_id(self.st);
         let max_health = self
             .content
@@ -205,7 +216,7 @@ impl Engine<'_> {
             unit: unit_id,
             type_id: alien,
             models: placed,
-            source: "dev".into(),
+            source: source.to_string(),
         });
         if lost > 0 {
             self.emit(Event::ModelLost {
@@ -213,5 +224,6 @@ impl Engine<'_> {
                 reason: format!("{lost} model(s) had no free square to be placed on"),
             });
         }
+        unit_id
     }
 }

@@ -32,6 +32,12 @@ pub(crate) struct Engine<'a> {
     pub actor: Side,
     /// Behaviours now performing, nested.
     pub depth: u32,
+    /// Models killed while this engine ran, with their kinds (for `killed` triggers).
+    pub(crate) dead_kinds: Vec<(Id, Id)>,
+    /// Modifiers `before_attack` triggers added to the attack about to roll.
+    pub(crate) attack_mods: Vec<crate::event::Modifier>,
+    /// `victory_check` triggers are running (they do not fire again from within).
+    pub(crate) checking_victory: bool,
 }
 
 impl<'a> Engine<'a> {
@@ -47,6 +53,9 @@ impl<'a> Engine<'a> {
             events: Vec::new(),
             actor,
             depth: 0,
+            dead_kinds: Vec::new(),
+            attack_mods: Vec::new(),
+            checking_victory: false,
         }
     }
 
@@ -127,8 +136,25 @@ impl<'a> Engine<'a> {
         Arc::clone(&self.st.map)
     }
 
-    /// Current stats of a model of `side`.
+    /// Current stats of a model of `side`, with the stat modifiers in force.
     pub fn stats(&self, side: Side, m: &Model) -> Stats {
+        let mut s = self.base_stats(side, m);
+        if !self.st.stat_mods.is_empty() {
+            let add = |v: u32, stat: crate::state::Stat| -> u32 {
+                (i64::from(v) + i64::from(self.st.stat_change(&m.id, stat))).clamp(0, 99) as u32
+            };
+            s.movement = add(s.movement, crate::state::Stat::Movement);
+            s.melee = add(s.melee, crate::state::Stat::Melee);
+            s.defence = add(s.defence, crate::state::Stat::Defence);
+            if let Some(sh) = s.shoot.as_mut() {
+                sh.short.cv = add(sh.short.cv, crate::state::Stat::Shoot);
+                sh.long.cv = add(sh.long.cv, crate::state::Stat::Shoot);
+            }
+        }
+        s
+    }
+
+    fn base_stats(&self, side: Side, m: &Model) -> Stats {
         match side {
             Side::Heroes => match self.content.heroes.get(m.kind.as_str()) {
                 Some(p) => {

@@ -185,6 +185,74 @@ pub enum Event {
         winner: Side,
         reason: String,
     },
+    /// The action was not carried out: round 1's start triggers, which run with the first
+    /// action, left it illegal (why).
+    ActionVoided {
+        reason: String,
+    },
+    /// A trigger runs (docs/RULES.md §14): `source` is the script, `hook` the moment.
+    Triggered {
+        source: Id,
+        hook: crate::trigger::Hook,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        unit: Option<Id>,
+    },
+    /// A trigger raised an error: it ended there, and what it did before stands.
+    TriggerFailed {
+        source: Id,
+        hook: crate::trigger::Hook,
+        reason: String,
+    },
+    /// A script changed the game outside the rules' own steps (docs/RULES.md §14); the usual
+    /// events (damage, death, a placed model) follow.
+    Effect {
+        source: Id,
+        #[serde(flatten)]
+        change: Change,
+    },
+}
+
+/// What an effect changed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "effect", rename_all = "snake_case")]
+pub enum Change {
+    /// Health taken from a model (then `damage`, and `model_killed` at 0).
+    Damage { model: Id, amount: u32 },
+    /// Health given back, never above the model's starting Health.
+    Heal { model: Id, amount: u32, health: u32 },
+    /// A status set or cleared.
+    Status {
+        model: Id,
+        status: crate::state::StatusName,
+        on: bool,
+    },
+    /// A stat modifier, until the end of the activation or round.
+    Modifier {
+        model: Id,
+        stat: crate::state::Stat,
+        change: i32,
+        until: crate::state::Until,
+    },
+    /// A modifier ran out.
+    ModifierEnded {
+        model: Id,
+        stat: crate::state::Stat,
+        change: i32,
+    },
+    /// A new face-down Blip (what it holds is not in this event).
+    SpawnBlip { blip: Id, at: Pos },
+    /// A token put on a square.
+    PlaceToken { token: Id, kind: Id, at: Pos },
+    /// A token taken off the map.
+    RemoveToken { token: Id, at: Pos },
+    /// A model picked a token up (it travels with it).
+    TakeToken { token: Id, model: Id },
+    /// A carried token put down.
+    DropToken { token: Id, at: Pos },
+    /// A unit's actions this activation changed: positive gives actions back, negative takes.
+    Actions { unit: Id, change: i32 },
+    /// A trigger declared the game won.
+    Win { winner: Side, reason: String },
 }
 
 /// What kind of attack.
@@ -247,6 +315,8 @@ pub enum Cause {
     Floor,
     /// A Stunned target has no Defence against Melee.
     Stunned,
+    /// A `before_attack` trigger (its script is the `source`).
+    Trigger,
 }
 
 /// One change to an attack, with its cause.

@@ -12,6 +12,7 @@ use crate::id::Id;
 use crate::motion::Mover;
 use crate::rules::Rules;
 use crate::state::{ActionKind, GameState, Objective, Overwatch, Phase, Side};
+use crate::trigger::{Hook, Moment};
 use crate::validate::{
     actor_of, continues_move, kind_of, movement_of, next_unmoved, plan_path, Actor,
 };
@@ -81,7 +82,21 @@ impl Game {
         let first_answer = ctl.answers.len();
         let mut eng = Engine::new(&mut self.state, content, ctl);
         eng.actor = side;
-        let r = eng.act(side, &action);
+        let r = if eng.st.started {
+            eng.act(side, &action)
+        } else {
+            // Round 1's start triggers run with the first action, before it (docs/RULES.md
+            // §14); if they leave it illegal, it is voided, and what they did stands.
+            eng.st.started = true;
+            eng.round_start_triggers();
+            match crate::validate::validate(eng.st, content, side, &action) {
+                Ok(()) => eng.act(side, &action),
+                Err(e) => {
+                    eng.emit(Event::ActionVoided { reason: e.0 });
+                    Ok(())
+                }
+            }
+        };
         let events = std::mem::take(&mut eng.events);
         // Validation accepted the action, so resolution cannot refuse it; if it ever did,
         // what happened still stands (nothing a player has seen is taken back).
@@ -208,6 +223,7 @@ impl Engine<'_> {
             }
             self.st.active = Some(Id::from(id));
             self.emit(Event::ActivationStarted { unit: Id::from(id) });
+            self.fire_about(Hook::ActivationStart, Some(Id::from(id)), None);
             if let Some(u) = self.st.unit_mut(id) {
                 u.activated = true;
                 u.used.clear();
@@ -264,7 +280,7 @@ impl Engine<'_> {
         let Some((u, m)) = self.st.find_model(model) else {
             return refuse(format!("no model {model}"));
         };
-        let movement = movement_of(self.content, u.side, m);
+        let movement = movement_of(self.st, self.content, u.side, m);
         let knocked = m.status.knocked_down;
         self.st.moved_this_action.push(Id::from(model));
         if knocked {
@@ -331,7 +347,24 @@ impl Engine<'_> {
             });
             return;
         }
-        if side != Side::Heroes {
+        let tokens: Vec<Id> = crate::validate::interactive_tokens(self.st, self.content, at)
+            .map(|t| t.id)
+            .collect();
+        for token in tokens {
+            if self.st.find_model(model).is_none() || self.st.is_over() {
+                return;
+            }
+            let moment = Moment {
+                unit: Some(Id::from(unit)),
+                model: Some(Id::from(model)),
+                at: Some(at),
+                token: Some(token),
+                round: self.st.round,
+                ..Default::default()
+            };
+            self.fire(Hook::Interact, &moment);
+        }
+        if side != Side::Heroes || self.st.find_model(model).is_none() {
             return;
         }
         match &self.st.objective {
@@ -377,7 +410,28 @@ impl Engine<'_> {
             self.st.active = None;
             self.st.moved_this_action.clear();
             self.emit(Event::ActivationEnded { unit: Id::from(id) });
+            self.end_modifiers(crate::state::Until::ActivationEnd, Some(id));
+            self.fire_about(Hook::ActivationEnd, Some(Id::from(id)), None);
         }
+    }
+
+    /// Fire `hook` about `unit` (or the phase's `side`), if anything listens.
+    fn fire_about(&mut self, hook: Hook, unit: Option<Id>, side: Option<Side>) {
+        if self.listens(hook) {
+            let moment = Moment {
+                unit,
+                side,
+                round: self.st.round,
+                ..Default::default()
+            };
+            self.fire(hook, &moment);
+        }
+    }
+
+    /// A round's and its Heroes phase's start triggers.
+    pub(crate) fn round_start_triggers(&mut self) {
+        self.fire_about(Hook::RoundStart, None, None);
+        self.fire_about(Hook::PhaseStart, None, Some(Side::Heroes));
     }
 
     fn end_activation_or_phase(&mut self, side: Side) {
@@ -416,11 +470,16 @@ impl Engine<'_> {
             }
             match self.st.phase {
                 Phase::Heroes if !self.has_pending(Side::Heroes) => {
+                    self.fire_about(Hook::PhaseEnd, None, Some(Side::Heroes));
+                    if self.st.is_over() || self.st.active.is_some() {
+                        return;
+                    }
                     self.st.phase = Phase::Overmind;
                     self.actor = Side::Overmind;
                     self.emit(Event::PhaseStarted {
                         side: Side::Overmind,
                     });
+                    self.fire_about(Hook::PhaseStart, None, Some(Side::Overmind));
                 }
                 Phase::Overmind if !self.has_pending(Side::Overmind) => self.end_round(),
                 _ => return,
@@ -429,6 +488,12 @@ impl Engine<'_> {
     }
 
     fn end_round(&mut self) {
+        self.fire_about(Hook::PhaseEnd, None, Some(Side::Overmind));
+        self.fire_about(Hook::RoundEnd, None, None);
+        self.end_modifiers(crate::state::Until::RoundEnd, None);
+        if self.st.is_over() {
+            return;
+        }
         if self.st.round >= self.st.max_rounds {
             if let Some((w, r)) = self.st.winner(true) {
                 self.finish(w, r);
@@ -453,5 +518,6 @@ impl Engine<'_> {
             round: self.st.round,
         });
         self.emit(Event::PhaseStarted { side: Side::Heroes });
+        self.round_start_triggers();
     }
 }

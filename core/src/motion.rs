@@ -80,6 +80,14 @@ impl Engine<'_> {
                 if let Some(model) = self.st.model_mut(id) {
                     model.pos = p;
                 }
+                if self
+                    .st
+                    .tokens
+                    .iter()
+                    .any(|t| t.carried_by.as_ref() == Some(id))
+                {
+                    self.carry_tokens();
+                }
             }
             Mover::Blip(id) => {
                 if let Some(b) = self.st.blips.iter_mut().find(|b| &b.id == id) {
@@ -172,6 +180,19 @@ impl Engine<'_> {
                     break;
                 }
             }
+            if let Mover::Model(id) = mover {
+                if self.listens(crate::trigger::Hook::Step) {
+                    self.flush(mover, &mut segment, forced);
+                    self.step_triggers(id, next);
+                    // A trigger may have killed, stunned or moved the mover: it stops.
+                    let stopped = self.st.find_model(id).is_none_or(|(_, m)| {
+                        m.pos != next || m.status.stunned || m.status.knocked_down
+                    });
+                    if stopped || self.st.is_over() {
+                        break;
+                    }
+                }
+            }
             if self.sight_changed(cur, mover) {
                 self.flush(mover, &mut segment, forced);
                 self.check_reveals();
@@ -182,6 +203,28 @@ impl Engine<'_> {
         }
         self.flush(mover, &mut segment, forced);
         taken
+    }
+
+    /// `step` triggers for `model` entering `at`: the game's, its type's or profile's, then each
+    /// token's lying there.
+    fn step_triggers(&mut self, model: &Id, at: Pos) {
+        let unit = self.st.find_model(model).map(|(u, _)| u.id);
+        let mut moment = crate::trigger::Moment {
+            unit,
+            model: Some(*model),
+            at: Some(at),
+            round: self.st.round,
+            ..Default::default()
+        };
+        self.fire(crate::trigger::Hook::Step, &moment);
+        let tokens: Vec<Id> = self.st.tokens_at(at).map(|t| t.id).collect();
+        for t in tokens {
+            if self.st.find_model(model).is_none_or(|(_, m)| m.pos != at) {
+                break;
+            }
+            moment.token = Some(t);
+            self.fire(crate::trigger::Hook::Step, &moment);
+        }
     }
 
     /// Emit the steps walked since the last interrupt as one `moved` event.

@@ -217,6 +217,15 @@ impl Engine<'_> {
                 reason: format!("{lost} model(s) had no free square to be placed on"),
             });
         }
+        if self.listens(crate::trigger::Hook::Reveal) {
+            let moment = crate::trigger::Moment {
+                unit: Some(unit_id),
+                at: Some(blip.pos),
+                round: self.st.round,
+                ..Default::default()
+            };
+            self.fire(crate::trigger::Hook::Reveal, &moment);
+        }
         Some((unit_id, triggers))
     }
 

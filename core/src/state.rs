@@ -212,6 +212,86 @@ pub struct Outcome {
     pub reason: String,
 }
 
+/// A stat a modifier changes.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Stat {
+    Movement,
+    Melee,
+    Defence,
+    /// The Shoot CV of every band.
+    Shoot,
+}
+
+impl Stat {
+    /// The name scripts use.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Stat::Movement => "movement",
+            Stat::Melee => "melee",
+            Stat::Defence => "defence",
+            Stat::Shoot => "shoot",
+        }
+    }
+
+    /// The stat a name means.
+    #[must_use]
+    pub fn named(name: &str) -> Option<Stat> {
+        [Stat::Movement, Stat::Melee, Stat::Defence, Stat::Shoot]
+            .into_iter()
+            .find(|s| s.name() == name)
+    }
+}
+
+/// A status effects can set and clear.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StatusName {
+    KnockedDown,
+    Stunned,
+}
+
+impl StatusName {
+    /// The name scripts use.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            StatusName::KnockedDown => "knocked_down",
+            StatusName::Stunned => "stunned",
+        }
+    }
+
+    /// The status a name means.
+    #[must_use]
+    pub fn named(name: &str) -> Option<StatusName> {
+        [StatusName::KnockedDown, StatusName::Stunned]
+            .into_iter()
+            .find(|s| s.name() == name)
+    }
+}
+
+/// How long a stat modifier lasts.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Until {
+    /// The end of the current (or next) activation of the model's unit.
+    ActivationEnd,
+    /// The end of the round.
+    RoundEnd,
+}
+
+/// A stat modifier in force (docs/RULES.md §14).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StatMod {
+    pub model: Id,
+    pub stat: Stat,
+    pub change: i32,
+    pub until: Until,
+    /// The script that made it.
+    pub source: Id,
+}
+
 /// The whole game state. Change it only through [`crate::Game::apply`].
 #[derive(Debug, Serialize, Deserialize)]
 pub struct GameState {
@@ -242,6 +322,15 @@ pub struct GameState {
     /// Author tools are on (`play --dev`): `perform` and `spawn` are legal (docs/RULES.md §13).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     dev: bool,
+    /// Tokens on the map and carried (docs/RULES.md §14).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tokens: Vec<crate::token::Token>,
+    /// Stat modifiers in force, each until the end of an activation or a round.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub stat_mods: Vec<StatMod>,
+    /// Whether round 1's `round_start` triggers have run (they run with the first action).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub started: bool,
     #[serde(skip)]
     obstacles: Option<Obstacles>,
     /// A configuration known to have no face-down Blip in a Hero's sight (derived; see
@@ -281,6 +370,9 @@ impl PartialEq for GameState {
             && self.moved_this_action == other.moved_this_action
             && self.storage == other.storage
             && self.dev == other.dev
+            && self.tokens == other.tokens
+            && self.stat_mods == other.stat_mods
+            && self.started == other.started
     }
 }
 
@@ -311,9 +403,35 @@ impl GameState {
             next_id: 0,
             storage: crate::storage::Storage::new(),
             dev: false,
+            tokens: Vec::new(),
+            stat_mods: Vec::new(),
+            started: false,
             obstacles: None,
             sight_memo: None,
         }
+    }
+
+    /// The token with id `id`.
+    #[must_use]
+    pub fn token(&self, id: &str) -> Option<&crate::token::Token> {
+        self.tokens.iter().find(|t| t.id == id)
+    }
+
+    /// Tokens lying on `p` (not carried).
+    pub fn tokens_at(&self, p: Pos) -> impl Iterator<Item = &crate::token::Token> {
+        self.tokens
+            .iter()
+            .filter(move |t| t.pos == p && t.carried_by.is_none())
+    }
+
+    /// The total change `stat_mods` make to `model`'s `stat`.
+    #[must_use]
+    pub fn stat_change(&self, model: &str, stat: Stat) -> i32 {
+        self.stat_mods
+            .iter()
+            .filter(|m| m.model == model && m.stat == stat)
+            .map(|m| m.change)
+            .sum()
     }
 
     /// Are the author tools on (`perform`, `spawn`)?
@@ -761,6 +879,9 @@ impl Clone for GameState {
             next_id,
             storage,
             dev,
+            tokens,
+            stat_mods,
+            started,
             obstacles,
             sight_memo,
         } = self;
@@ -781,6 +902,9 @@ impl Clone for GameState {
             next_id: *next_id,
             storage: storage.clone(),
             dev: *dev,
+            tokens: tokens.clone(),
+            stat_mods: stat_mods.clone(),
+            started: *started,
             obstacles: obstacles.clone(),
             sight_memo: sight_memo.clone(),
         }
@@ -804,6 +928,9 @@ impl Clone for GameState {
             next_id,
             storage,
             dev,
+            tokens,
+            stat_mods,
+            started,
             obstacles,
             sight_memo,
         } = source;
@@ -823,6 +950,9 @@ impl Clone for GameState {
         self.next_id = *next_id;
         self.storage.clone_from(storage);
         self.dev = *dev;
+        self.tokens.clone_from(tokens);
+        self.stat_mods.clone_from(stat_mods);
+        self.started = *started;
         self.obstacles.clone_from(obstacles);
         self.sight_memo.clone_from(sight_memo);
     }

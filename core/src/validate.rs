@@ -62,8 +62,8 @@ pub(crate) fn shoot_of(content: &Content, side: Side, m: &Model) -> Option<Shoot
 }
 
 /// A model's Movement stat.
-pub(crate) fn movement_of(content: &Content, side: Side, m: &Model) -> u32 {
-    match side {
+pub(crate) fn movement_of(st: &GameState, content: &Content, side: Side, m: &Model) -> u32 {
+    let base = match side {
         Side::Heroes => content
             .heroes
             .get(m.kind.as_str())
@@ -72,7 +72,9 @@ pub(crate) fn movement_of(content: &Content, side: Side, m: &Model) -> u32 {
             .aliens
             .get(m.kind.as_str())
             .map_or(0, |t| t.movement),
-    }
+    };
+    (i64::from(base) + i64::from(st.stat_change(&m.id, crate::state::Stat::Movement))).clamp(0, 99)
+        as u32
 }
 
 /// Models of `unit` that could make a Melee attack on the square `at` (adjacent, in LOS, able
@@ -365,7 +367,7 @@ pub(crate) fn validate(
                 // The Move is spent standing up, wherever it names.
                 return Ok(());
             }
-            let movement = movement_of(content, unit.side, model);
+            let movement = movement_of(st, content, unit.side, model);
             let steps = if kind == ActionKind::Move {
                 movement
             } else {
@@ -393,7 +395,7 @@ pub(crate) fn validate(
             }
         }
         (Actor::Unit { unit, model, .. }, Action::Interact { .. }) => {
-            check_interact(st, unit, model)
+            check_interact(st, content, unit, model)
         }
         (Actor::Unit { .. }, Action::Flip { unit }) => {
             refuse(format!("{unit} is not a Blip: only Blips Flip"))
@@ -498,7 +500,12 @@ pub(crate) fn check_attack(
 }
 
 /// An Interact action (docs/RULES.md §5.2): recover from Stun, activate an objective, extract.
-fn check_interact(st: &GameState, unit: &Unit, model: &Model) -> Result<(), ActionError> {
+fn check_interact(
+    st: &GameState,
+    content: &Content,
+    unit: &Unit,
+    model: &Model,
+) -> Result<(), ActionError> {
     if model.status.stunned {
         return Ok(());
     }
@@ -524,5 +531,24 @@ fn check_interact(st: &GameState, unit: &Unit, model: &Model) -> Result<(), Acti
             _ => {}
         }
     }
+    if interactive_tokens(st, content, at).next().is_some() {
+        return Ok(());
+    }
     refuse(format!("{} has nothing to interact with at {at}", model.id))
+}
+
+/// Tokens on `at` or next to it whose kind has an `interact` trigger (docs/RULES.md §14).
+pub(crate) fn interactive_tokens<'s>(
+    st: &'s GameState,
+    content: &'s Content,
+    at: Pos,
+) -> impl Iterator<Item = &'s crate::token::Token> + 's {
+    st.tokens.iter().filter(move |t| {
+        t.carried_by.is_none()
+            && (t.pos == at || crate::movement::adjacent(&st.map, at, t.pos))
+            && content.triggers.iter().any(|tr| {
+                tr.hook == crate::trigger::Hook::Interact
+                    && tr.owner == crate::trigger::Owner::Token(t.kind)
+            })
+    })
 }

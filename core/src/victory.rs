@@ -10,6 +10,19 @@ impl Engine<'_> {
         if self.st.is_over() {
             return;
         }
+        if self.listens(crate::trigger::Hook::VictoryCheck) && !self.checking_victory {
+            // A `victory_check` trigger's own effects check victory again: not its triggers.
+            self.checking_victory = true;
+            let moment = crate::trigger::Moment {
+                round: self.st.round,
+                ..Default::default()
+            };
+            self.fire(crate::trigger::Hook::VictoryCheck, &moment);
+            self.checking_victory = false;
+            if self.st.is_over() {
+                return;
+            }
+        }
         if let Some((winner, reason)) = self.st.winner(false) {
             self.finish(winner, reason);
         }

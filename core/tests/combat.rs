@@ -496,10 +496,13 @@ fn interact_recovers_from_stun_and_a_stunned_model_cannot_move() {
     apply(&mut g, &w, &mut c, mv("T", 1, 2));
 }
 
+/// Each decision asked, with the kinds of the events shown before it.
+type Asked = std::rc::Rc<std::cell::RefCell<Vec<(DecisionKind, Vec<String>)>>>;
+
 /// Records each decision with the kinds of the events it was shown first.
 struct Watching {
     seen: std::rc::Rc<std::cell::RefCell<Vec<String>>>,
-    asked: std::rc::Rc<std::cell::RefCell<Vec<(DecisionKind, Vec<String>)>>>,
+    asked: Asked,
 }
 
 impl Controller for Watching {

@@ -67,6 +67,17 @@ pub(super) const EVENTS: &[(&str, &[&str])] = &[
     ("log", &["unit", "message"]),
     ("log_truncated", &["unit", "behaviour", "limit"]),
     ("game_over", &["winner", "reason"]),
+    ("action_voided", &["reason"]),
+    ("triggered", &["source", "hook", "unit"]),
+    ("trigger_failed", &["source", "hook", "reason"]),
+    // Every effect has `source` and `effect`; the rest depend on the effect.
+    (
+        "effect",
+        &[
+            "source", "effect", "model", "amount", "health", "status", "on", "stat", "change",
+            "until", "blip", "at", "token", "kind", "unit", "winner", "reason",
+        ],
+    ),
 ];
 
 /// An event kind and field values it must have.
@@ -345,6 +356,24 @@ mod tests {
                 winner: Side::Heroes,
                 reason: s(),
             },
+            Event::ActionVoided { reason: s() },
+            Event::Triggered {
+                source: overmind_core::Id::from(s()),
+                hook: overmind_core::trigger::Hook::Step,
+                unit: Some(overmind_core::Id::from(s())),
+            },
+            Event::TriggerFailed {
+                source: overmind_core::Id::from(s()),
+                hook: overmind_core::trigger::Hook::Step,
+                reason: s(),
+            },
+            Event::Effect {
+                source: overmind_core::Id::from(s()),
+                change: overmind_core::event::Change::Damage {
+                    model: overmind_core::Id::from(s()),
+                    amount: 1,
+                },
+            },
         ];
         assert_eq!(all.len(), EVENTS.len(), "one table row per event kind");
         // A new kind of event fails to compile here until it is in the list above.
@@ -378,7 +407,11 @@ mod tests {
                 | Event::ObjectiveActivated { .. }
                 | Event::Log { .. }
                 | Event::LogTruncated { .. }
-                | Event::GameOver { .. } => {}
+                | Event::GameOver { .. }
+                | Event::ActionVoided { .. }
+                | Event::Triggered { .. }
+                | Event::TriggerFailed { .. }
+                | Event::Effect { .. } => {}
             }
         }
         for e in all {
@@ -397,7 +430,14 @@ mod tests {
             keys.sort_unstable();
             let mut want: Vec<&str> = fields.to_vec();
             want.sort_unstable();
-            assert_eq!(keys, want, "fields of {kind}");
+            if kind == "effect" {
+                assert!(
+                    keys.iter().all(|k| want.contains(k)),
+                    "fields of {kind}: {keys:?}"
+                );
+            } else {
+                assert_eq!(keys, want, "fields of {kind}");
+            }
         }
     }
 
