@@ -22,6 +22,8 @@ pub enum Command {
     Los(String, String),
     /// The squares a unit's Move and Sprint reach, drawn.
     Reach(String),
+    /// The squares a unit sees, drawn.
+    Sees(String),
     Save(PathBuf),
     Undo,
     Quit,
@@ -120,6 +122,11 @@ pub const COMMANDS: &[(&str, &str, &str)] = &[
         "reach",
         "UNIT",
         "The squares the unit's Move and Sprint reach, drawn on the map",
+    ),
+    (
+        "sees",
+        "UNIT",
+        "Every square the unit has Line of Sight to, drawn on the map",
     ),
     ("status", "", "Units, health, and whose turn it is"),
     ("log", "[N]", "The last N events (default 20)"),
@@ -337,6 +344,13 @@ pub fn parse(line: &str, names: &Names) -> Result<Command, ParseError> {
         "map" => no_args(args, Command::Map, usage_err),
         "los" => match args {
             [a, b] => Ok(Command::Los((*a).to_string(), (*b).to_string())),
+            _ => Err(usage_err()),
+        },
+        "sees" => match args {
+            [u] => Ok(Command::Sees((*u).to_string())),
+            [] if names.active.is_some() => Ok(Command::Sees(
+                names.active.map(|a| a.to_string()).unwrap_or_default(),
+            )),
             _ => Err(usage_err()),
         },
         "reach" => match args {

@@ -204,6 +204,33 @@ pub fn reach_text(s: &Session, view: Side, word: &str, colour: bool) -> Result<S
     Ok(text)
 }
 
+/// `sees UNIT`: every square the unit's model (a unit's first, a Blip's square) has Line of
+/// Sight to (`o`), by the game's rule, with the board as the viewer knows it.
+///
+/// # Errors
+/// A word that names no unit, model or Blip.
+pub fn sees_text(s: &Session, view: Side, word: &str, colour: bool) -> Result<String, String> {
+    let mut st = s.game.state.view(view);
+    let from = square_of(&st, s, word)?;
+    if crate::command::square_of(word).is_ok() {
+        return Err(format!(
+            "`{word}`: name a unit, model or Blip (`los` takes squares)"
+        ));
+    }
+    let mut marks = HashMap::new();
+    for y in 0..st.map.height() {
+        for x in 0..st.map.width() {
+            let p = Pos::new(x, y);
+            if p != from && !st.map.is_solid(p) && st.los(from, p) {
+                marks.insert(p, 'o');
+            }
+        }
+    }
+    let mut text = board(&st, &marks, colour);
+    let _ = writeln!(text, "{word} at {from} sees {} squares (o)", marks.len());
+    Ok(text)
+}
+
 /// Whether the actor of a legal action (a unit, one of its models, or a Blip) is `id` or
 /// belongs to it.
 fn actor_is(st: &GameState, actor: &str, id: &str) -> bool {

@@ -77,3 +77,33 @@ fn the_heroes_see_a_blip_as_a_question_mark_and_nothing_more() {
         }
     }
 }
+
+#[test]
+fn sees_marks_every_square_in_sight_and_none_behind_rock() {
+    let h = helps("sees captain\nlos captain 2,2\nquit\n");
+    assert_eq!(h.len(), 2, "{h:#?}");
+    let marks: usize = h[0]
+        .lines()
+        .filter(|l| l.contains('|'))
+        .map(|l| l.matches('o').count())
+        .sum();
+    // The count includes the squares in sight that hold a model or Blip (drawn as such).
+    let said: usize = h[0]
+        .split("captain at 2,17 sees ")
+        .nth(1)
+        .and_then(|r| r.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0);
+    assert!(
+        marks > 100 && said >= marks && said - marks <= 12,
+        "{marks} drawn, {said} said"
+    );
+    // Row 2 lies behind the rock at 2,10 for the captain: `los` agrees it is blocked.
+    assert!(h[1].contains("blocked"), "{}", h[1]);
+    let row2 = h[0].lines().find(|l| l.starts_with(" 2 |")).unwrap_or("");
+    assert_eq!(
+        row2.chars().nth(8),
+        Some('?'),
+        "2,2 holds a Blip, not a mark: {row2}"
+    );
+}

@@ -323,22 +323,15 @@ fn handle(session: &mut Session, frontend: &Shared, side: Side, cmd: Command) ->
             .borrow_mut()
             .note(Note::Help, &command::help(topic.as_deref())),
         Command::Map => frontend.borrow_mut().map(session),
-        Command::Los(a, b) => {
-            let view = frontend.borrow().viewer(side);
-            let colour = frontend.borrow().colour();
-            match crate::sight::los_text(session, view, &a, &b, colour) {
-                Ok(t) => frontend.borrow_mut().note(Note::Help, &t),
-                Err(m) => frontend.borrow_mut().error(&m, None),
-            }
-        }
-        Command::Reach(u) => {
-            let view = frontend.borrow().viewer(side);
-            let colour = frontend.borrow().colour();
-            match crate::sight::reach_text(session, view, &u, colour) {
-                Ok(t) => frontend.borrow_mut().note(Note::Help, &t),
-                Err(m) => frontend.borrow_mut().error(&m, None),
-            }
-        }
+        Command::Los(a, b) => show_board(session, frontend, side, |s, v, c| {
+            crate::sight::los_text(s, v, &a, &b, c)
+        }),
+        Command::Reach(u) => show_board(session, frontend, side, |s, v, c| {
+            crate::sight::reach_text(s, v, &u, c)
+        }),
+        Command::Sees(u) => show_board(session, frontend, side, |s, v, c| {
+            crate::sight::sees_text(s, v, &u, c)
+        }),
         Command::Status => frontend.borrow_mut().status(session),
         Command::Log(n) => frontend.borrow_mut().log(session, n),
         Command::Save(path) => {
@@ -359,6 +352,23 @@ fn handle(session: &mut Session, frontend: &Shared, side: Side, cmd: Command) ->
         Command::Quit | Command::Nothing => {}
     }
     false
+}
+
+/// A board drawn for the player of `side` from what they may know (`los`, `reach`, `sees`).
+fn show_board(
+    session: &Session,
+    frontend: &Shared,
+    side: Side,
+    draw: impl FnOnce(&Session, Side, bool) -> Result<String, String>,
+) {
+    let (view, colour) = {
+        let f = frontend.borrow();
+        (f.viewer(side), f.colour())
+    };
+    match draw(session, view, colour) {
+        Ok(t) => frontend.borrow_mut().note(Note::Help, &t),
+        Err(m) => frontend.borrow_mut().error(&m, None),
+    }
 }
 
 /// Whether `action` may go ahead: one that would end the current activation, with actions
