@@ -63,7 +63,18 @@ pub fn board(state: &GameState, colour: bool) -> String {
     for b in &state.blips {
         at.insert(b.pos, Unit::Blip);
     }
-    render::map(&state.map, &at, colour)
+    render::marked(&state.map, &at, &token_marks(state), colour)
+}
+
+/// The tokens lying on the map, by their symbols (a model or Blip on the square hides it).
+#[must_use]
+pub fn token_marks(state: &GameState) -> HashMap<Pos, char> {
+    state
+        .tokens
+        .iter()
+        .filter(|t| t.carried_by.is_none())
+        .map(|t| (t.pos, t.symbol))
+        .collect()
 }
 
 /// What the Heroes must do, in words.
@@ -193,6 +204,17 @@ pub fn units(state: &GameState, colour: bool) -> String {
     }
     if width > 0 {
         let _ = writeln!(out, "{line}");
+    }
+    if !state.tokens.is_empty() {
+        let items: Vec<String> = state
+            .tokens
+            .iter()
+            .map(|t| match t.carried_by {
+                Some(m) => format!("{} {} {} (carried by {m})", t.symbol, t.id, t.kind),
+                None => format!("{} {} {} at {}", t.symbol, t.id, t.kind, t.pos),
+            })
+            .collect();
+        let _ = writeln!(out, "  Tokens: {}", items.join(" · "));
     }
     out
 }

@@ -48,7 +48,9 @@ fn board(st: &GameState, marks: &HashMap<Pos, char>, colour: bool) -> String {
     for b in &st.blips {
         at.insert(b.pos, Unit::Blip);
     }
-    render::marked(&st.map, &at, marks, colour)
+    let mut all = screen::token_marks(st);
+    all.extend(marks.iter().map(|(&p, &c)| (p, c)));
+    render::marked(&st.map, &at, &all, colour)
 }
 
 /// The squares the segment `from`–`to` (in square units) passes through.

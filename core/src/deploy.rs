@@ -1,11 +1,12 @@
 //! From a parsed mission file to a game [`Setup`]: hero profiles, Blip contents, the pool,
 //! Decoys, the objective, the round limit and rule overrides (docs/MISSIONS.md).
 
+use crate::geom::Pos;
 use crate::id::Id;
 use crate::mission::{ErrorKind, Mission, MissionError, MissionErrors, Placement};
 use crate::profile::find_key;
 use crate::rules::{Rules, MAX_ROUNDS};
-use crate::setup::{decoys_problem, BlipSetup, HeroSetup, PoolEntry, Setup};
+use crate::setup::{decoys_problem, BlipSetup, HeroSetup, PoolEntry, Setup, TokenSetup};
 use crate::source::LineIndex;
 use crate::state::{Contents, Objective};
 use serde::Deserialize;
@@ -222,6 +223,17 @@ impl Mission {
                 }
             }
         }
+        // `[[tokens]]`: kind and square, and an id when a script names it (docs/RULES.md §14).
+        let laid: Vec<RawToken> = key(self, &doc, text, "tokens", &mut errors).unwrap_or_default();
+        let tokens: Vec<TokenSetup> = laid
+            .into_iter()
+            .enumerate()
+            .map(|(i, t)| TokenSetup {
+                id: t.id.unwrap_or_else(|| format!("t{}", i + 1)),
+                kind: t.kind,
+                at: t.at,
+            })
+            .collect();
         let known = [
             "pool",
             "decoys",
@@ -229,6 +241,7 @@ impl Mission {
             "max_rounds",
             "rules",
             "description",
+            "tokens",
         ];
         for k in self.extra.keys() {
             if !known.contains(&k.as_str()) {
@@ -265,6 +278,17 @@ impl Mission {
             decoys,
             objective,
             max_rounds,
+            tokens,
         })
     }
+}
+
+/// One `[[tokens]]` table of a mission.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawToken {
+    kind: String,
+    at: Pos,
+    #[serde(default)]
+    id: Option<String>,
 }

@@ -277,11 +277,13 @@ impl BehaviourCtx<'_, '_> {
             }
             n += 1;
         };
+        let symbol = eng.content.tokens.get(kind).map_or('%', |k| k.symbol);
         eng.st.tokens.push(Token {
             id,
             kind: Id::from(kind),
             pos: at,
             carried_by: None,
+            symbol,
         });
         self.effect(Change::PlaceToken {
             token: id,

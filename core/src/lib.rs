@@ -63,5 +63,5 @@ pub use movement::{
 };
 pub use profile::{AlienType, Band, Effect, HeroProfile, Makeup, Shoot};
 pub use rules::{RevealTrigger, Rules};
-pub use setup::{BlipSetup, HeroSetup, PoolEntry, Setup, SetupError};
+pub use setup::{BlipSetup, HeroSetup, PoolEntry, Setup, SetupError, TokenSetup};
 pub use state::{Blip, Contents, GameState, Model, Objective, Outcome, Phase, Side, Unit};

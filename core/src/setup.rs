@@ -101,6 +101,16 @@ pub struct Setup {
     pub decoys: Option<u32>,
     pub objective: Objective,
     pub max_rounds: Option<u32>,
+    /// Tokens the mission lays on the map (docs/RULES.md §14).
+    pub tokens: Vec<TokenSetup>,
+}
+
+/// A token a mission lays: its kind (a pack's `token { id = ... }`) and square.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TokenSetup {
+    pub id: String,
+    pub kind: String,
+    pub at: Pos,
 }
 
 /// Why a setup is not a legal game.
@@ -411,6 +421,34 @@ impl Setup {
                 }
             }
         }
+        for (i, t) in self.tokens.iter().enumerate() {
+            let bad = |m: String| (About::Unit, unit_err("token", &t.id, m));
+            if !content.tokens.contains_key(&t.kind) {
+                let mut known: Vec<&str> = content.tokens.keys().map(String::as_str).collect();
+                known.sort_unstable();
+                found.push(bad(format!(
+                    "no token kind named {:?} (loaded: {})",
+                    t.kind,
+                    if known.is_empty() {
+                        "none".to_string()
+                    } else {
+                        known.join(", ")
+                    }
+                )));
+            }
+            if !map.in_bounds(t.at) || map.is_solid(t.at) {
+                found.push(bad(format!("{} is off the map or solid", t.at)));
+            }
+            if t.id.len() > Id::MAX_LEN {
+                found.push(bad(format!(
+                    "expected an id of at most {} bytes",
+                    Id::MAX_LEN
+                )));
+            }
+            if self.tokens[..i].iter().any(|o| o.id == t.id) {
+                found.push(bad("is laid twice".into()));
+            }
+        }
         if !found.is_empty() {
             return Err(finish(found));
         }
@@ -458,6 +496,15 @@ impl Setup {
                 contents: Some(contents),
                 activated: false,
                 used: Vec::new(),
+            });
+        }
+        for t in &self.tokens {
+            st.tokens.push(crate::token::Token {
+                id: Id::from(&t.id),
+                kind: Id::from(&t.kind),
+                pos: t.at,
+                carried_by: None,
+                symbol: content.tokens.get(&t.kind).map_or('%', |k| k.symbol),
             });
         }
         Ok(st)
@@ -525,6 +572,7 @@ mod tests {
             decoys: Some(2),
             objective: Objective::Eliminate,
             max_rounds: None,
+            tokens: Vec::new(),
         }
     }
 

@@ -70,6 +70,13 @@ pub struct Token {
     /// The model carrying it (items), if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub carried_by: Option<Id>,
+    /// How the map draws it: its kind's symbol when it was laid.
+    #[serde(default = "default_symbol")]
+    pub symbol: char,
+}
+
+fn default_symbol() -> char {
+    '%'
 }
 
 /// Symbols the map already uses, which no token may take.

@@ -51,6 +51,7 @@ fn lay(g: &mut Game, id: &str, kind: &str, x: i32, y: i32) {
         kind: kind.into(),
         pos: Pos::new(x, y),
         carried_by: None,
+        symbol: '~',
     });
 }
 
@@ -456,4 +457,47 @@ fn a_game_with_triggers_replays_exactly() {
     let again = Game::replay(start, "test", 7, &g.record, &w.content).expect("replays");
     assert_eq!(again.log, g.log);
     assert_eq!(again.state, g.state);
+}
+
+#[test]
+fn a_mission_lays_tokens_of_loaded_kinds_on_squares_of_the_map() {
+    let mut w = world();
+    token_kind(&mut w, "acid", TokenClass::Hazard, '~');
+    let text = format!(
+        "name = \"t\"\nmap = \"\"\"{}\"\"\"\n\n[[heroes]]\nid = \"T\"\nprofile = \"trooper\"\nat = [0, 0]\n\n[[tokens]]\nkind = \"acid\"\nat = [2, 0]\n\n[[tokens]]\nid = \"pool\"\nkind = \"acid\"\nat = [3, 1]\n",
+        wall_map()
+    );
+    let m = Mission::parse(std::path::Path::new("t.toml"), &text).expect("parses");
+    let s = m.setup(&text, &Rules::default()).expect("a setup");
+    assert_eq!(s.tokens.len(), 2);
+    let st = s.start(&w.content, 1).expect("starts");
+    let ids: Vec<(&str, Pos, char)> = st
+        .tokens
+        .iter()
+        .map(|t| (t.id.as_str(), t.pos, t.symbol))
+        .collect();
+    assert_eq!(
+        ids,
+        [("t1", Pos::new(2, 0), '~'), ("pool", Pos::new(3, 1), '~')]
+    );
+    // An unknown kind and a square off the map are named.
+    let mut bad = s.clone();
+    bad.tokens[0].kind = "lava".into();
+    bad.tokens[1].at = Pos::new(40, 0);
+    let errs: Vec<String> = bad
+        .start(&w.content, 1)
+        .expect_err("refused")
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    assert!(
+        errs.iter()
+            .any(|e| e.contains("token t1") && e.contains("no token kind named \"lava\"")),
+        "{errs:?}"
+    );
+    assert!(
+        errs.iter()
+            .any(|e| e.contains("token pool") && e.contains("off the map")),
+        "{errs:?}"
+    );
 }

@@ -146,6 +146,7 @@ fn position(content: &Content) -> Game {
         decoys: Some(0),
         objective: Objective::Eliminate,
         max_rounds: Some(10),
+        tokens: Vec::new(),
     };
     let mut st = setup.start(content, 3).expect("bench setup");
     st.blips.push(Blip {

@@ -188,6 +188,7 @@ fn game(set: &PackSet) -> Game {
         decoys: Some(0),
         objective: Objective::Eliminate,
         max_rounds: Some(10),
+        tokens: Vec::new(),
     };
     let st = match setup.start(&set.content, 5) {
         Ok(st) => st,

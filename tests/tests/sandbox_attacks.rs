@@ -1427,6 +1427,7 @@ mod game {
             decoys: Some(0),
             objective: Objective::Eliminate,
             max_rounds: Some(10),
+            tokens: Vec::new(),
         };
         let mut st = setup.start(&content, 5).expect("valid setup");
         for i in 0..blips {

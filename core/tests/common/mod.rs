@@ -193,6 +193,7 @@ pub fn setup(
         decoys: Some(blips.iter().filter(|(_, _, c)| *c == decoy()).count() as u32),
         objective: Objective::Eliminate,
         max_rounds: Some(10),
+        tokens: Vec::new(),
     }
 }
 

@@ -33,6 +33,7 @@ struct RawScenario {
     blips: Option<Vec<RawBlip>>,
     #[serde(default)]
     units: Vec<RawUnit>,
+    tokens: Option<Vec<RawToken>>,
     pool: Option<Vec<Spanned<PoolEntry>>>,
     decoys: Option<Spanned<u32>>,
     objective: Option<Objective>,
@@ -77,6 +78,15 @@ struct RawUnit {
     at: Option<Spanned<[i32; 2]>>,
     models: Option<Spanned<Vec<[i32; 2]>>>,
     health: Option<Spanned<u32>>,
+}
+
+/// A `[[scenario.tokens]]` table: a token of a pack's kind on a square (docs/RULES.md §14).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawToken {
+    kind: Spanned<String>,
+    at: [i32; 2],
+    id: Option<Spanned<String>>,
 }
 
 #[derive(Deserialize)]
@@ -293,6 +303,7 @@ fn base_setup(
                 decoys: None,
                 objective: Objective::Eliminate,
                 max_rounds: None,
+                tokens: Vec::new(),
             })
         }
     }
@@ -480,6 +491,7 @@ fn build(
             decoys: None,
             objective: Objective::Eliminate,
             max_rounds: None,
+            tokens: Vec::new(),
         }
     });
     setup.name = raw.name.get_ref().clone();
@@ -510,6 +522,40 @@ fn build(
                 },
             })
             .collect();
+    }
+    if let Some(ts) = &raw.tokens {
+        // Given at all, they replace the mission's tokens.
+        setup.tokens = ts
+            .iter()
+            .enumerate()
+            .map(|(i, t)| overmind_core::TokenSetup {
+                id: t
+                    .id
+                    .as_ref()
+                    .map_or_else(|| format!("t{}", i + 1), |s| s.get_ref().clone()),
+                kind: t.kind.get_ref().clone(),
+                at: Pos::from(t.at),
+            })
+            .collect();
+        for t in ts {
+            if !set.content.tokens.contains_key(t.kind.get_ref()) {
+                let mut known: Vec<&str> = set.content.tokens.keys().map(String::as_str).collect();
+                known.sort_unstable();
+                problems.push(src.problem(
+                    &t.kind.span(),
+                    format!(
+                        "no token kind {:?} is loaded (loaded: {})",
+                        t.kind.get_ref(),
+                        if known.is_empty() {
+                            "none".to_string()
+                        } else {
+                            known.join(", ")
+                        }
+                    ),
+                ));
+                setup_ok = false;
+            }
+        }
     }
     let before_pool = problems.len();
     if let Some(p) = &raw.pool {
