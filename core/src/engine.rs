@@ -160,7 +160,7 @@ impl<'a> Engine<'a> {
                 Some(p) => {
                     let (melee, defence) = p.dial_at(m.health);
                     Stats {
-                        movement: p.movement,
+                        movement: p.movement_at(m.health),
                         melee,
                         defence,
                         fear: 0,

@@ -47,14 +47,40 @@ pub enum Effect {
     Stun,
 }
 
-/// Stats that change as a Hero's Health dial turns.
+/// Stats that change as a Hero's Health dial turns: each step gives the two stats the
+/// profile's `dial_stats` name (Melee and Defence unless it says otherwise).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct DialStep {
     /// This step applies while Health is at least this.
     pub from: u32,
-    pub melee: u32,
-    pub defence: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub melee: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub defence: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub movement: Option<u32>,
+}
+
+impl DialStep {
+    /// The step's value of `stat`, if it gives one.
+    #[must_use]
+    pub fn get(&self, stat: crate::state::Stat) -> Option<u32> {
+        match stat {
+            crate::state::Stat::Melee => self.melee,
+            crate::state::Stat::Defence => self.defence,
+            crate::state::Stat::Movement => self.movement,
+            crate::state::Stat::Shoot => None,
+        }
+    }
+}
+
+fn default_dial_stats() -> Vec<crate::state::Stat> {
+    vec![crate::state::Stat::Melee, crate::state::Stat::Defence]
+}
+
+fn is_default_dial(v: &[crate::state::Stat]) -> bool {
+    v == default_dial_stats().as_slice()
 }
 
 /// A Hero's card (`heroes/*.toml`). Example numbers unless an owner types in the printed ones.
@@ -75,6 +101,18 @@ pub struct HeroProfile {
     /// Health dial, any order; the step with the highest `from` not above current Health
     /// applies.
     pub dial: Vec<DialStep>,
+    /// The two stats the dial moves (docs/RULES.md §9.1): `melee`, `defence` or `movement`.
+    #[serde(
+        default = "default_dial_stats",
+        skip_serializing_if = "is_default_dial"
+    )]
+    pub dial_stats: Vec<crate::state::Stat>,
+    /// Melee CV when the dial does not move it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub melee: Option<u32>,
+    /// Defence CV when the dial does not move it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub defence: Option<u32>,
 }
 
 fn default_hero_health() -> u32 {
@@ -82,15 +120,71 @@ fn default_hero_health() -> u32 {
 }
 
 impl HeroProfile {
-    /// Melee and Defence at the given Health.
-    #[must_use]
-    pub fn dial_at(&self, health: u32) -> (u32, u32) {
+    /// The dial names two different stats of Melee, Defence and Movement; every step gives
+    /// exactly those; a stat it does not move and the profile needs (Melee, Defence) is given.
+    fn check_dial_stats(&self, p: &mut Vec<String>) {
+        use crate::state::Stat;
+        let names: Vec<&str> = self.dial_stats.iter().map(|s| s.name()).collect();
+        if self.dial_stats.len() != 2
+            || self.dial_stats[0] == self.dial_stats[1]
+            || self.dial_stats.contains(&Stat::Shoot)
+        {
+            p.push(format!(
+                "dial_stats: expected two different stats of melee, defence and movement, found [{}]",
+                names.join(", ")
+            ));
+            return;
+        }
+        for (i, s) in self.dial.iter().enumerate() {
+            for stat in [Stat::Melee, Stat::Defence, Stat::Movement] {
+                let named = self.dial_stats.contains(&stat);
+                if named != s.get(stat).is_some() {
+                    p.push(format!(
+                        "dial step {} (from {}): {} `{}` (the dial moves {})",
+                        i + 1,
+                        s.from,
+                        if named { "expected" } else { "unexpected" },
+                        stat.name(),
+                        names.join(" and ")
+                    ));
+                }
+            }
+        }
+        for (stat, base) in [(Stat::Melee, self.melee), (Stat::Defence, self.defence)] {
+            if !self.dial_stats.contains(&stat) && base.is_none() {
+                p.push(format!(
+                    "{}: expected a value, since the dial does not move it",
+                    stat.name()
+                ));
+            }
+        }
+    }
+
+    /// The dial's step at `health`.
+    fn step_at(&self, health: u32) -> Option<&DialStep> {
         self.dial
             .iter()
             .filter(|s| s.from <= health)
             .max_by_key(|s| s.from)
             .or_else(|| self.dial.iter().min_by_key(|s| s.from))
-            .map_or((1, 1), |s| (s.melee, s.defence))
+    }
+
+    /// Melee and Defence at the given Health (from the dial, or the profile's own when the
+    /// dial does not move them).
+    #[must_use]
+    pub fn dial_at(&self, health: u32) -> (u32, u32) {
+        let step = self.step_at(health);
+        let melee = step.and_then(|s| s.melee).or(self.melee).unwrap_or(1);
+        let defence = step.and_then(|s| s.defence).or(self.defence).unwrap_or(1);
+        (melee, defence)
+    }
+
+    /// Movement at the given Health: the dial's when it moves Movement, else the profile's.
+    #[must_use]
+    pub fn movement_at(&self, health: u32) -> u32 {
+        self.step_at(health)
+            .and_then(|s| s.movement)
+            .unwrap_or(self.movement)
     }
 
     /// Problems with the numbers, each naming the field. The ranges are an Alien Type's
@@ -107,8 +201,15 @@ impl HeroProfile {
         range("movement", self.movement, 1, 20);
         for s in &self.dial {
             range("dial", s.from, 1, 100);
-            range("dial", s.melee, 0, 20);
-            range("dial", s.defence, 0, 20);
+            for v in [s.melee, s.defence].into_iter().flatten() {
+                range("dial", v, 0, 20);
+            }
+            if let Some(m) = s.movement {
+                range("dial", m, 1, 20);
+            }
+        }
+        for v in [self.melee, self.defence].into_iter().flatten() {
+            range("melee/defence", v, 0, 20);
         }
         if let Some(s) = &self.shoot {
             range("shoot", s.short.range, 0, 50);
@@ -130,6 +231,7 @@ impl HeroProfile {
                 p.push("shoot: short range must not exceed long range".into());
             }
         }
+        self.check_dial_stats(&mut p);
         p
     }
 }
@@ -222,6 +324,45 @@ dial = [{ from = 6, melee = 3, defence = 3 }, { from = 1, melee = 1, defence = 2
         assert_eq!(h.dial_at(8), (3, 3));
         assert_eq!(h.dial_at(5), (2, 2));
         assert_eq!(h.dial_at(1), (1, 2));
+    }
+
+    /// Issue 14: a Hero's dial names which two stats it moves.
+    #[test]
+    fn a_dial_may_move_movement_and_the_profile_gives_the_rest() {
+        let h: HeroProfile = toml::from_str(
+            r#"id = "x"
+name = "X"
+movement = 5
+melee = 2
+dial_stats = ["movement", "defence"]
+dial = [{ from = 5, movement = 5, defence = 3 }, { from = 1, movement = 3, defence = 2 }]"#,
+        )
+        .unwrap();
+        assert!(h.validate().is_empty(), "{:?}", h.validate());
+        assert_eq!(h.movement_at(8), 5);
+        assert_eq!(h.movement_at(2), 3);
+        assert_eq!(
+            h.dial_at(2),
+            (2, 2),
+            "Melee from the profile, Defence from the dial"
+        );
+        let bad: HeroProfile = toml::from_str(
+            r#"id = "x"
+name = "X"
+movement = 5
+dial_stats = ["movement", "defence"]
+dial = [{ from = 1, melee = 3, defence = 2 }]"#,
+        )
+        .unwrap();
+        let p = bad.validate().join("; ");
+        assert!(p.contains("expected `movement`"), "{p}");
+        assert!(p.contains("unexpected `melee`"), "{p}");
+        assert!(p.contains("melee: expected a value"), "{p}");
+        let same: HeroProfile = toml::from_str(
+            "id = \"x\"\nname = \"X\"\nmovement = 5\ndial_stats = [\"melee\", \"melee\"]\ndial = [{ from = 1, melee = 3 }]",
+        )
+        .unwrap();
+        assert!(same.validate().join(";").contains("two different stats"));
     }
 }
 

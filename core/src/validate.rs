@@ -67,7 +67,7 @@ pub(crate) fn movement_of(st: &GameState, content: &Content, side: Side, m: &Mod
         Side::Heroes => content
             .heroes
             .get(m.kind.as_str())
-            .map_or(0, |p| p.movement),
+            .map_or(0, |p| p.movement_at(m.health)),
         Side::Overmind => content
             .aliens
             .get(m.kind.as_str())

@@ -501,3 +501,38 @@ fn a_mission_lays_tokens_of_loaded_kinds_on_squares_of_the_map() {
         "{errs:?}"
     );
 }
+
+/// Issue 14 item 5: a Hero's Health dial may move Movement; a wounded Hero moves less.
+#[test]
+fn a_dial_that_moves_movement_slows_a_wounded_hero() {
+    let mut w = world();
+    if let Some(h) = w.content.heroes.get_mut("trooper") {
+        h.dial_stats = vec![Stat::Movement, Stat::Defence];
+        h.melee = Some(2);
+        h.dial = vec![
+            profile::DialStep {
+                from: 5,
+                melee: None,
+                defence: Some(1),
+                movement: Some(4),
+            },
+            profile::DialStep {
+                from: 1,
+                melee: None,
+                defence: Some(1),
+                movement: Some(2),
+            },
+        ];
+    }
+    let mut g = one_hero(&w);
+    g.state.started = true;
+    assert!(
+        g.is_legal(&w.content, &mv("T", 4, 0)),
+        "Movement 4 at full Health"
+    );
+    if let Some(m) = g.state.model_mut("T") {
+        m.health = 3;
+    }
+    let e = g.validate(&w.content, &mv("T", 4, 0)).unwrap_err();
+    assert!(e.0.contains("a move allows 2"), "{e}");
+}

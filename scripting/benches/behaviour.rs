@@ -62,9 +62,16 @@ fn hero(id: &str) -> HeroProfile {
         shoot_effects: vec![],
         dial: vec![profile::DialStep {
             from: 1,
-            melee: 2,
-            defence: 2,
+            melee: Some(2),
+            defence: Some(2),
+            movement: None,
         }],
+        dial_stats: vec![
+            overmind_core::state::Stat::Melee,
+            overmind_core::state::Stat::Defence,
+        ],
+        melee: None,
+        defence: None,
     }
 }
 

@@ -34,13 +34,15 @@ fn veteran() -> HeroProfile {
     h.dial = vec![
         profile::DialStep {
             from: 1,
-            melee: 1,
-            defence: 1,
+            melee: Some(1),
+            defence: Some(1),
+            movement: None,
         },
         profile::DialStep {
             from: 5,
-            melee: 3,
-            defence: 2,
+            melee: Some(3),
+            defence: Some(2),
+            movement: None,
         },
     ];
     h

@@ -1329,9 +1329,16 @@ mod game {
             shoot_effects: vec![],
             dial: vec![profile::DialStep {
                 from: 1,
-                melee: 2,
-                defence: 1,
+                melee: Some(2),
+                defence: Some(1),
+                movement: None,
             }],
+            dial_stats: vec![
+                overmind_core::state::Stat::Melee,
+                overmind_core::state::Stat::Defence,
+            ],
+            melee: None,
+            defence: None,
         }
     }
 

@@ -24,9 +24,16 @@ pub fn hero(id: &str, shoot: Option<(u32, u32)>) -> HeroProfile {
         shoot_effects: vec![],
         dial: vec![profile::DialStep {
             from: 1,
-            melee: 2,
-            defence: 1,
+            melee: Some(2),
+            defence: Some(1),
+            movement: None,
         }],
+        dial_stats: vec![
+            overmind_core::state::Stat::Melee,
+            overmind_core::state::Stat::Defence,
+        ],
+        melee: None,
+        defence: None,
     }
 }
 
