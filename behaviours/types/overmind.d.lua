@@ -1,5 +1,6 @@
 ---@meta overmind
--- The Overmind Lua API for behaviour and alien type scripts, as LuaLS type stubs.
+-- The Overmind Lua API for behaviour, alien type, token, ability and trigger scripts,
+-- as LuaLS type stubs.
 -- Generated from the definitions that bind the API (scripting/src/api); do not edit.
 -- Regenerate: cargo run -- api --lua > behaviours/types/overmind.d.lua
 -- Reference: docs/API.md. Scripts also have the sandbox's safe Lua library
@@ -11,7 +12,28 @@
 ---A Special Combat Effect (docs/RULES.md §6.6).
 ---@alias Effect "knock_down"|"push_back"|"shaken"|"stun"
 
----What `behaviour { ... }` and `alien_type { ... }` return: the script returns it.
+---A side of the game.
+---@alias Side "heroes"|"overmind"
+
+---What a token is for (docs/RULES.md §14).
+---@alias TokenClass "hazard"|"item"|"exploration"|"marker"
+
+---The kind of an attack (`moment.attack`).
+---@alias AttackKind "melee"|"shoot"|"overwatch"|"free_attack"|"fear"
+
+---A status `game:set_status` sets or clears.
+---@alias StatusName "knocked_down"|"stunned"
+
+---A stat `game:modify` changes.
+---@alias Stat "movement"|"melee"|"defence"|"shoot"
+
+---How long a `game:modify` lasts: to the end of the unit's activation, or of the round.
+---@alias Until "activation"|"round"
+
+---What `game:modify_attack` changes: the attack's dice, or the target's Defence.
+---@alias AttackRoll "dice"|"defence"
+
+---What `behaviour { ... }`, `alien_type { ... }` and the other definitions return: the script returns it.
 ---@class Definition
 
 ---Defines one Alien Behaviour (`behaviours/*.lua`).
@@ -24,14 +46,33 @@ function behaviour(def) end
 ---@return Definition # The definition; the script must return it.
 function alien_type(def) end
 
----The Overmind's view of the game, passed to `perform` as `game`. Queries answer from the state as
----it is now; handles in the results are snapshots. Arrays come in a defined order (game order:
----units as they entered the game, models within a unit). Every decision the rules leave to the
----Overmind goes to its controller (a person, the AI or a test), exactly as native behaviours ask
----it.
+---Defines one kind of token on squares: a hazard, an item, a Building Exploration event or a
+---marker (`tokens/*.lua`).
+---@param def TokenDef The token kind and what it does.
+---@return Definition # The definition; the script must return it.
+function token(def) end
+
+---Defines one hero profile's ability (`abilities/*.lua`).
+---@param def AbilityDef The ability, the hero profile that has it and what it does.
+---@return Definition # The definition; the script must return it.
+function ability(def) end
+
+---Defines one game-wide rule of the pack, in force in every mission played with it
+---(`triggers/*.lua`).
+---@param def TriggerDef The rule and what it does.
+---@return Definition # The definition; the script must return it.
+function trigger(def) end
+
+---The Overmind's view of the game, passed to `perform` and to every hook function as `game`.
+---Queries answer from the state as it is now; handles in the results are snapshots. Effects
+---(`damage`, `heal`, `place_token`, ...) change the game outside the rules' own steps: each is
+---checked first and announced by an `effect` event naming the script (docs/RULES.md §14). Arrays
+---come in a defined order (game order: units as they entered the game, models within a unit).
+---Every decision the rules leave to the Overmind goes to its controller (a person, the AI or a
+---test), exactly as native behaviours ask it.
 ---@class Game
 ---@field rules Rules The game's rule settings.
----@field storage table What this behaviour keeps between calls: a table of plain values (nil, booleans, numbers, strings and tables of these, with integer or string keys), part of the game state (saved, replayed, copied for look-ahead). Each behaviour id has its own. Change its contents (`game.storage.n = (game.storage.n or 0) + 1`); when the call ends, also by an error, it is checked and kept. Anything else in it (a function, a handle, a table with a metatable or a cycle, NaN, more than 10,000 values or 1 MiB of strings, tables deeper than 32) fails the behaviour, and the storage keeps its earlier contents. Nothing else a script holds outlives the call.
+---@field storage table What this behaviour (or token, ability, alien type or trigger script) keeps between calls: a table of plain values (nil, booleans, numbers, strings and tables of these, with integer or string keys), part of the game state (saved, replayed, copied for look-ahead). Each script id has its own. Change its contents (`game.storage.n = (game.storage.n or 0) + 1`); when the call ends, also by an error, it is checked and kept. Anything else in it (a function, a handle, a table with a metatable or a cycle, NaN, more than 10,000 values or 1 MiB of strings, tables deeper than 32) fails the behaviour, and the storage keeps its earlier contents. Nothing else a script holds outlives the call.
 ---@field round integer The current round, from 1.
 ---@field width integer Columns of the map (x runs 0 to width - 1).
 ---@field height integer Rows of the map (y runs 0 to height - 1).
@@ -136,10 +177,97 @@ function Game:choose(prompt, options) end
 ---@return boolean # The Overmind's answer.
 function Game:confirm(prompt) end
 
----Writes a line to the game's event log (a `log` event of the performing unit), e.g. why a
----behaviour could not be carried out.
+---Writes a line to the game's event log (a `log` event of the performing unit, or of a hook's
+---moment's unit), e.g. why a behaviour could not be carried out.
 ---@param message string At most 500 characters are kept.
 function Game:log(message) end
+
+---All tokens (docs/RULES.md §14).
+---@return Token[] # Every token in play, carried ones too, in the order they came into play.
+function Game:tokens() end
+
+---The tokens on a square.
+---@param square Model|Blip|Pos A square.
+---@return Token[] # The tokens lying there (not those carried).
+function Game:tokens_at(square) end
+
+---An effect: `model` loses `n` Health (all of it that model's, not allocated as an attack's damage
+---is), dying at 0; `after_damage` and `killed` triggers follow. Raises an error for a model not on
+---the map.
+---@param model Model|string The model hurt (a handle or its id).
+---@param n integer Health it loses (1 to 20).
+function Game:damage(model, n) end
+
+---An effect: `model` gets back up to `n` Health.
+---@param model Model|string The model healed (a handle or its id).
+---@param n integer Health to give back (1 to 20).
+---@return integer # The Health it got back: never above its starting Health, so 0 for an unhurt model.
+function Game:heal(model, n) end
+
+---An effect: sets or clears a status of `model` (docs/RULES.md §6.6).
+---@param model Model|string The model (a handle or its id).
+---@param status StatusName Which status.
+---@param on boolean `true` sets it, `false` clears it.
+function Game:set_status(model, status, on) end
+
+---An effect: a stat modifier (a stat never goes below 0 for it). The log names it when it is made
+---and when it ends.
+---@param model Model|string The model (a handle or its id).
+---@param stat Stat Which stat (`shoot`: the CV of every band).
+---@param change integer How much (-10 to 10, not 0).
+---@param duration Until `"activation"`: until the end of its unit's current (or next) activation; `"round"`: until the end of the round.
+function Game:modify(model, stat, change, duration) end
+
+---In a `before_attack` hook only: a stated modifier of the attack about to roll, which the roll
+---names with this script as its source.
+---@param what AttackRoll `"dice"`: the attack's dice; `"defence"`: the target's Defence.
+---@param change integer How much (-10 to 10, not 0).
+function Game:modify_attack(what, change) end
+
+---An effect: a new Alien Unit enters the game, revealed.
+---@param type_id string A loaded Alien Type.
+---@param square Model|Blip|Pos A free square for its first model.
+---@param n integer Models (1 to the type's `unit.max`); the Overmind places the others next to the first.
+---@return Unit? # The new Alien Unit (nil if it is gone already).
+function Game:spawn_unit(type_id, square, n) end
+
+---An effect: a new face-down Blip; the log names only its square.
+---@param square Model|Blip|Pos A free square.
+---@param holds string A loaded Alien Type's id, or `"decoy"`.
+---@param size integer? Models of the unit it holds (1 to the type's `unit.max`; default `unit.max`).
+---@return string # The new Blip's id (a Hero that sees its square reveals it at once).
+function Game:spawn_blip(square, holds, size) end
+
+---An effect: puts a token on a square.
+---@param kind string A loaded token kind (`token { id = ... }`).
+---@param square Model|Blip|Pos A square on the map that is not solid (a token never blocks).
+---@return Token # The new token.
+function Game:place_token(kind, square) end
+
+---An effect: takes a token out of play (off the map or out of a model's hands).
+---@param token Token|string The token (its table or its id).
+function Game:remove_token(token) end
+
+---An effect: `model` picks `token` up and carries it; it drops it where it dies.
+---@param model Model|string Who picks it up (a handle or its id).
+---@param token Token|string A token lying on the model's square or next to it.
+function Game:take_token(model, token) end
+
+---An effect: the unit gets back `n` of the actions it used this activation.
+---@param unit Unit|string The unit (a handle or its id).
+---@param n integer Actions (1 or 2).
+function Game:give_actions(unit, n) end
+
+---An effect: the unit loses `n` of the actions it has left this activation.
+---@param unit Unit|string The unit (a handle or its id).
+---@param n integer Actions (1 or 2).
+function Game:take_actions(unit, n) end
+
+---An effect, for a `victory_check` hook: the game ends now with `side` the winner. Nothing happens
+---once the game is over.
+---@param side Side Who wins.
+---@param reason string Why, for the log and the summary (at most 200 characters are kept).
+function Game:declare_winner(side, reason) end
 
 ---A Hero or an Alien Unit (one or more models). `perform` receives the performing Alien Unit; only
 ---it can act (move, attack, Fear Attack) and answer the melee questions. Handles compare equal
@@ -355,6 +483,7 @@ local Rules = {}
 ---@field melee_effects Effect[]? Special Combat Effects of its Melee attacks.
 ---@field shoot_effects Effect[]? Special Combat Effects of its Shoot attacks.
 ---@field behaviours string[]? Ids of the Alien Behaviours it may perform; the Overmind picks one per triggered reveal.
+---@field on Hooks? Abilities of the type: triggers that run for its units' moments (a unit of the type activates, steps, is revealed, attacks, is hurt, is killed).
 
 ---How a Blip's unit of this type is made up.
 ---@class Makeup
@@ -370,6 +499,76 @@ local Rules = {}
 ---@class Band
 ---@field range integer Reach in squares (0 to 50).
 ---@field cv integer Combat Value (dice) in this band (0 to 20).
+
+---What `token { ... }` takes: one kind of token on squares (`tokens/*.lua`), placed by missions
+---and scripts.
+---@class TokenDef
+---@field id string The id missions and `game:place_token` name it by: `a-z`, `0-9`, `_`.
+---@field name string The name players see, e.g. `"Acid pool"`.
+---@field class TokenClass What it is for.
+---@field symbol string How the map draws it: one printable ASCII character, not a letter or digit (those are units) nor one the map uses (`.rgyb#?|-+=:*X`), and not another token kind's.
+---@field text string What it does, shown to players.
+---@field on Hooks? What it does: hooks that run for moments about a token of this kind (`step` onto it, `interact` with it).
+
+---What `ability { ... }` takes: a hero profile's ability (`abilities/*.lua`), triggers that run
+---for moments about that Hero.
+---@class AbilityDef
+---@field id string The ability's id (its `game.storage` and the log name it): `a-z`, `0-9`, `_`.
+---@field name string The name players see.
+---@field text string What it does, shown to players.
+---@field hero string The id of the hero profile that has it (`heroes/*.toml`; a loaded pack must define it).
+---@field on Hooks What it does, hook by hook.
+
+---What `trigger { ... }` takes: a game-wide rule of the pack (`triggers/*.lua`), in force in every
+---mission played with it.
+---@class TriggerDef
+---@field id string The rule's id (its `game.storage` and the log name it): `a-z`, `0-9`, `_`.
+---@field name string The name players see.
+---@field text string What it does, shown to players.
+---@field on Hooks What it does, hook by hook: every moment of the hook (not those about a token).
+
+---What `on = { ... }` takes: a function per moment the script acts at, called as `function(game,
+---moment)` with the same sandbox, budgets and `game.storage` as a behaviour (one storage per
+---script id). An error ends that call only: what it did before stands and the log records
+---`trigger_failed` with its `path:line`. A token's hooks run for moments about a token of its
+---kind, an alien type's and an ability's for moments about a unit of that type or hero profile, a
+---`trigger { ... }`'s for every moment of the hook (not those about a token).
+---@class Hooks
+---@field round_start (fun(game: Game, moment: Moment))? A round began (round 1: just before its first action). `moment.round`.
+---@field round_end (fun(game: Game, moment: Moment))? The Overmind phase ended, and the round with it. `moment.round`.
+---@field phase_start (fun(game: Game, moment: Moment))? A side's phase began. `moment.side`.
+---@field phase_end (fun(game: Game, moment: Moment))? A side's phase ended. `moment.side`.
+---@field activation_start (fun(game: Game, moment: Moment))? A unit's activation began. `moment.unit`.
+---@field activation_end (fun(game: Game, moment: Moment))? A unit's activation ended. `moment.unit`.
+---@field step (fun(game: Game, moment: Moment))? A model entered a square (entering a building is entering its first square). `moment.unit`, `model`, `at`; for a token's hook also `token`, the token lying there.
+---@field reveal (fun(game: Game, moment: Moment))? A Blip was revealed and its unit placed. `moment.unit` (the revealed unit), `at` (the Blip's square).
+---@field before_attack (fun(game: Game, moment: Moment))? An attack is about to roll: `game:modify_attack` changes its dice or the target's Defence. `moment.unit` (the attacker), `model` (its first attacking model), `at`, `attack`, `target`.
+---@field after_damage (fun(game: Game, moment: Moment))? A model lost Health. `moment.unit` and `model` (the one hurt), `at`, `amount`, `by` (the attacking unit, if any).
+---@field killed (fun(game: Game, moment: Moment))? A model was killed. `moment.unit` (its unit, if any model is left), `model` (the dead model's id, a string), `at` (where it fell), `by` (the killing unit, if any).
+---@field interact (fun(game: Game, moment: Moment))? A model took the Interact action on or next to a token. `moment.unit`, `model`, `at`, `token`.
+---@field victory_check (fun(game: Game, moment: Moment))? After everything that may end the game: `game:declare_winner` ends it. `moment.round`.
+
+---What a hook function is told about the moment it runs at (a fresh plain table; each hook says
+---which fields it sets, the others are nil).
+---@class Moment
+---@field unit Unit? The unit the moment is about.
+---@field model Model|string? The model it is about: a handle, or its id when it is no longer on the map (`killed`).
+---@field at Pos? The square it happened on.
+---@field side Side? `phase_start`, `phase_end`: whose phase.
+---@field round integer The round, from 1.
+---@field token Token? The token stepped onto or interacted with.
+---@field attack AttackKind? `before_attack`: the attack's kind.
+---@field target Model|string? `before_attack`: the target model (its id when it is no longer on the map).
+---@field amount integer? `after_damage`: the Health lost.
+---@field by string? `after_damage`, `killed`: the id of the unit that did it, if a unit did.
+
+---A token in play (`game:tokens`, `moment.token`): a fresh plain table, a `Pos` (its square, a
+---carrier's last square while carried), so it passes wherever a square is expected.
+---@class Token: Pos
+---@field id string The token's id (`game:remove_token`, `game:take_token` take it).
+---@field kind string Its kind's id (`token { id = ... }`).
+---@field class TokenClass? Its kind's class (nil when the kind is not loaded).
+---@field carried_by string? The id of the model carrying it, if any.
 
 ---A square of the map. Any table with whole-number `x` and `y` is accepted where a square is
 ---expected.

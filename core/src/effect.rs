@@ -28,6 +28,14 @@ impl<'e, 'a> BehaviourCtx<'e, 'a> {
     }
 }
 
+impl<'a> BehaviourCtx<'_, 'a> {
+    /// The content the game is played with (token kinds, alien types), for a script host
+    /// describing what it sees.
+    pub fn content(&mut self) -> &'a crate::content::Content {
+        self.engine().content
+    }
+}
+
 impl BehaviourCtx<'_, '_> {
     fn effect(&mut self, change: Change) {
         let source = Id::from(self.behaviour());
@@ -200,9 +208,16 @@ impl BehaviourCtx<'_, '_> {
     /// The square is not free, or the type is not loaded.
     pub fn spawn_blip(&mut self, at: Pos, contents: Contents) -> Result<Id, BehaviourError> {
         self.free_square(at)?;
-        if let Contents::Unit { type_id, .. } = &contents {
-            if !self.engine().content.aliens.contains_key(type_id.as_str()) {
-                return err(format!("no loaded alien type {type_id}"));
+        if let Contents::Unit { type_id, size, .. } = &contents {
+            match self.engine().content.aliens.get(type_id.as_str()) {
+                None => return err(format!("no loaded alien type {type_id}")),
+                Some(t) if *size == 0 || *size > t.unit.max => {
+                    return err(format!(
+                        "size {size} is outside 1..={} for {type_id}",
+                        t.unit.max
+                    ))
+                }
+                Some(_) => {}
             }
         }
         let eng = self.engine();

@@ -10,7 +10,8 @@ fn get(t: &Table, name: &str) -> Value {
     t.raw_get(name).unwrap_or(Value::Nil)
 }
 
-fn text(t: &Table, name: &str) -> String {
+/// A string field's text (empty when it is not a string).
+pub(crate) fn text(t: &Table, name: &str) -> String {
     match get(t, name) {
         Value::String(s) => s.to_string_lossy(),
         _ => String::new(),

@@ -1,5 +1,6 @@
 /*!
-The Lua sandbox that Overmind's content scripts (Alien Behaviours, Alien Types) run in.
+The Lua sandbox that Overmind's content scripts (Alien Behaviours, Alien Types, tokens,
+abilities and game-wide triggers) run in.
 
 A [`Sandbox`] is one Lua 5.4 state built for untrusted code:
 
@@ -103,7 +104,9 @@ pub mod apidoc;
 pub mod lint;
 pub mod runtime;
 
-pub use runtime::{BehaviourDef, LuaBehaviour, ScriptHost};
+pub use runtime::{
+    AbilityDef, BehaviourDef, HookSet, LuaBehaviour, LuaTrigger, RuleDef, ScriptHost, TokenDef,
+};
 
 pub mod pack;
 pub mod problem;

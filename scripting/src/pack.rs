@@ -2,9 +2,10 @@
 //! file, and reloading one file while a game runs (DESIGN.md "Content packs").
 
 use crate::problem::Problem;
-use crate::runtime::ScriptHost;
+use crate::runtime::{AbilityDef, RuleDef, ScriptHost, TokenDef};
 use crate::ScriptError;
 use overmind_core::setup::Checks;
+use overmind_core::trigger::{Owner, TriggerDef};
 use overmind_core::{Content, Game, HeroProfile, Mission, Rules};
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -46,6 +47,12 @@ pub enum Kind {
     Alien,
     /// `heroes/*.toml`
     Hero,
+    /// `tokens/*.lua`
+    Token,
+    /// `abilities/*.lua` (after heroes: an ability names its hero profile)
+    Ability,
+    /// `triggers/*.lua`
+    Trigger,
 }
 
 impl Kind {
@@ -54,7 +61,22 @@ impl Kind {
             Kind::Behaviour => "behaviour",
             Kind::Alien => "alien type",
             Kind::Hero => "hero",
+            Kind::Token => "token kind",
+            Kind::Ability => "ability",
+            Kind::Trigger => "trigger",
         }
+    }
+
+    /// Whether a trigger of the core is one that a file of this kind and id registered.
+    fn registered(self, id: &str, t: &TriggerDef) -> bool {
+        let owner_ok = matches!(
+            (self, &t.owner),
+            (Kind::Alien, Owner::Alien(_))
+                | (Kind::Token, Owner::Token(_))
+                | (Kind::Ability, Owner::Hero(_))
+                | (Kind::Trigger, Owner::Game)
+        );
+        owner_ok && t.source == id
     }
 
     /// The kind of a content file, by the folder it sits in.
@@ -66,6 +88,9 @@ impl Kind {
             ("behaviours", "lua") => Some(Kind::Behaviour),
             ("aliens", "lua") => Some(Kind::Alien),
             ("heroes", "toml") => Some(Kind::Hero),
+            ("tokens", "lua") => Some(Kind::Token),
+            ("abilities", "lua") => Some(Kind::Ability),
+            ("triggers", "lua") => Some(Kind::Trigger),
             _ => None,
         }
     }
@@ -77,8 +102,13 @@ pub struct PackSet {
     pub packs: Vec<PackInfo>,
     /// The base rules with every pack's `rules.toml` on top, in order.
     pub rules: Rules,
-    /// Hero profiles, Alien Types and behaviours of all packs.
+    /// Hero profiles, Alien Types, behaviours, token kinds and triggers of all packs.
     pub content: Content,
+    /// Hero abilities by id (their triggers are in `content.triggers`).
+    pub abilities: BTreeMap<String, AbilityDef>,
+    /// The packs' game-wide rules (`trigger { ... }`) by id (their triggers are in
+    /// `content.triggers`).
+    pub game_rules: BTreeMap<String, RuleDef>,
     /// Mission id (file stem) to file; later packs' missions of the same id replace earlier.
     pub missions: BTreeMap<String, PathBuf>,
     /// The Lua state the scripts live in.
@@ -348,6 +378,8 @@ impl PackSet {
             packs: Vec::new(),
             rules,
             content: Content::default(),
+            abilities: BTreeMap::new(),
+            game_rules: BTreeMap::new(),
             missions: BTreeMap::new(),
             host,
             origins: BTreeMap::new(),
@@ -374,9 +406,9 @@ impl PackSet {
                 broken.push((kind, stem, text));
             }
         }
-        let broken_defines = |b: &str| {
+        let broken_defines = |k: Kind, b: &str| {
             broken.iter().any(|(kind, stem, text)| {
-                *kind == Kind::Behaviour && (stem == b || text.contains(&format!("\"{b}\"")))
+                *kind == k && (stem == b || text.contains(&format!("\"{b}\"")))
             })
         };
         for (kind, stem, text) in &broken {
@@ -385,6 +417,9 @@ impl PackSet {
                     Kind::Behaviour => set.content.behaviours.contains_key(&id),
                     Kind::Alien => set.content.aliens.contains_key(&id),
                     Kind::Hero => set.content.heroes.contains_key(&id),
+                    Kind::Token => set.content.tokens.contains_key(&id),
+                    Kind::Ability => set.abilities.contains_key(&id),
+                    Kind::Trigger => set.game_rules.contains_key(&id),
                 };
                 if !defined && !set.unloaded.contains(&id) {
                     set.unloaded.push(id);
@@ -409,7 +444,7 @@ impl PackSet {
         for (id, path, behaviours) in listed {
             let text = std::fs::read_to_string(&path).unwrap_or_default();
             for b in &behaviours {
-                if !set.content.behaviours.contains_key(b) && !broken_defines(b) {
+                if !set.content.behaviours.contains_key(b) && !broken_defines(Kind::Behaviour, b) {
                     let (l, c) = find_text(&text, &format!("\"{b}\""));
                     let near = crate::problem::nearest(
                         b,
@@ -444,7 +479,66 @@ impl PackSet {
                 }
             }
         }
+        // Every ability's hero profile must be loaded (unless its own file is broken).
+        for a in set.abilities.values() {
+            if !broken_defines(Kind::Hero, &a.hero) {
+                problems.extend(set.unknown_hero(a));
+            }
+        }
         (Some(set), crate::problem::cap_per_file(problems))
+    }
+
+    /// The problem of an ability whose hero profile no loaded pack defines, if it is one.
+    fn unknown_hero(&self, a: &AbilityDef) -> Option<Problem> {
+        if self.content.heroes.contains_key(&a.hero) {
+            return None;
+        }
+        let path = a.hooks.path();
+        let text = std::fs::read_to_string(path).unwrap_or_default();
+        let (l, c) = field_position(&text, a.hooks.def_line(), "hero", Some(&a.hero));
+        let near = crate::problem::nearest(&a.hero, self.content.heroes.keys().map(String::as_str))
+            .map_or_else(String::new, |n| format!(" (did you mean {n}?)"));
+        Some(Problem::new(
+            path,
+            l,
+            c,
+            format!(
+                "ability {} is for hero profile {:?}, which no loaded pack defines{near}",
+                a.id, a.hero
+            ),
+        ))
+    }
+
+    /// The problem of a token kind whose symbol another kind already draws with, if it is one.
+    fn symbol_taken(&self, t: &TokenDef, text: &str) -> Option<Problem> {
+        let other = self
+            .content
+            .tokens
+            .values()
+            .find(|k| k.symbol == t.kind.symbol && k.id != t.kind.id)?;
+        let (l, c) = field_position(text, t.hooks.def_line(), "symbol", None);
+        Some(Problem::new(
+            t.hooks.path(),
+            l,
+            c,
+            format!(
+                "token kind {}: symbol {:?} is already token kind {}'s; the map could not tell them apart",
+                t.kind.id, t.kind.symbol, other.id
+            ),
+        ))
+    }
+
+    /// Make `defs` the triggers a file of `kind` registered for `id`: in place of the ones it
+    /// registered before, where they were (so the order triggers run in stays), else last.
+    fn set_triggers(&mut self, kind: Kind, id: &str, defs: Vec<TriggerDef>) {
+        let triggers = &mut self.content.triggers;
+        let at = triggers
+            .iter()
+            .position(|t| kind.registered(id, t))
+            .unwrap_or(triggers.len());
+        triggers.retain(|t| !kind.registered(id, t));
+        let at = at.min(triggers.len());
+        triggers.splice(at..at, defs);
     }
 
     /// The first id that `text` (a mission or scenario file) names in quotes which a content
@@ -519,9 +613,11 @@ impl PackSet {
             let Some(text) = read(&path, problems) else {
                 continue;
             };
-            match self.host.check_alien(&path, &text) {
-                Ok(t) => {
+            match self.host.check_alien_type(&path, &text) {
+                Ok((t, hooks)) => {
                     if self.claim(pack, Kind::Alien, &t.id.clone(), &path, &text, problems) {
+                        let defs = hooks.map_or_else(Vec::new, |h| self.host.install_hooks(h));
+                        self.set_triggers(Kind::Alien, &t.id, defs);
                         self.content.aliens.insert(t.id.clone(), t);
                     }
                 }
@@ -550,11 +646,49 @@ impl PackSet {
                 Err(ps) => problems.extend(ps),
             }
         }
+        self.load_hooked::<TokenDef>(pack, problems);
+        self.load_hooked::<AbilityDef>(pack, problems);
+        self.load_hooked::<RuleDef>(pack, problems);
         for path in files(dir, "missions", "toml") {
             if let Some(stem) = path.file_stem().and_then(|s| s.to_str()) {
                 self.missions.insert(stem.to_string(), path.clone());
             }
         }
+    }
+
+    /// Every file of one pack's folder of `T`s, each checked, claimed and installed.
+    fn load_hooked<T: HookedDef>(&mut self, pack: &PackInfo, problems: &mut Vec<Problem>) {
+        for path in files(&pack.dir, T::FOLDER, "lua") {
+            let Some(text) = read(&path, problems) else {
+                continue;
+            };
+            match T::check(&self.host, &path, &text) {
+                Ok(def) => {
+                    let id = def.id();
+                    if let Some(p) = def.refused(self, &text, true) {
+                        problems.push(p);
+                    } else if self.claim(pack, T::KIND, &id, &path, &text, problems) {
+                        def.install(self);
+                    }
+                }
+                Err(ps) => problems.extend(ps),
+            }
+        }
+    }
+
+    /// A `T`'s file changed: its id, live now, or why the last good version stays.
+    fn reload_hooked<T: HookedDef>(&mut self, path: &Path, text: &str) -> Result<String, Reload> {
+        let def = T::load(&self.host, path, text)
+            .map_err(|e| Reload::Failed(script_problem(path, text, &e)))?;
+        let id = def.id();
+        let refused = self
+            .clash(T::KIND, &id, path, text)
+            .or_else(|| def.refused(self, text, false));
+        if let Some(p) = refused {
+            return Err(Reload::Failed(p));
+        }
+        def.install(self);
+        Ok(id)
     }
 
     /// Find a mission by id (a file stem in some pack) or by path.
@@ -718,8 +852,8 @@ impl PackSet {
                 Err(e) => return Reload::Failed(script_problem(path, &text, &e)),
             },
             Kind::Alien => {
-                match self.host.load_alien(path, &text) {
-                    Ok(t) => {
+                match self.host.load_alien_type(path, &text) {
+                    Ok((t, hooks)) => {
                         if let Some(p) = self.clash(kind, &t.id, path, &text) {
                             return Reload::Failed(p);
                         }
@@ -732,12 +866,26 @@ impl PackSet {
                             return Reload::Failed(Problem::new(path, l, c, format!("alien type {} lists behaviour {b:?}, which no loaded pack defines", t.id)));
                         }
                         let id = t.id.clone();
+                        let defs = hooks.map_or_else(Vec::new, |h| self.host.install_hooks(h));
+                        self.set_triggers(Kind::Alien, &id, defs);
                         self.content.aliens.insert(id.clone(), t);
                         (id, true)
                     }
                     Err(e) => return Reload::Failed(script_problem(path, &text, &e)),
                 }
             }
+            Kind::Token => match self.reload_hooked::<TokenDef>(path, &text) {
+                Ok(id) => (id, true),
+                Err(failed) => return failed,
+            },
+            Kind::Ability => match self.reload_hooked::<AbilityDef>(path, &text) {
+                Ok(id) => (id, true),
+                Err(failed) => return failed,
+            },
+            Kind::Trigger => match self.reload_hooked::<RuleDef>(path, &text) {
+                Ok(id) => (id, true),
+                Err(failed) => return failed,
+            },
             Kind::Hero => match hero_from_toml(path, &text) {
                 Ok(h) => {
                     if let Some(p) = self.clash(kind, &h.id, path, &text) {
@@ -789,6 +937,92 @@ impl PackSet {
                 prev.display()
             ),
         ))
+    }
+}
+
+/// A Lua definition that registers triggers (`tokens/`, `abilities/`, `triggers/`): how a
+/// pack reads, refuses and installs one, the same way at load and at reload.
+trait HookedDef: Sized {
+    const KIND: Kind;
+    const FOLDER: &'static str;
+    fn check(host: &ScriptHost, path: &Path, text: &str) -> Result<Self, Vec<Problem>>;
+    fn load(host: &ScriptHost, path: &Path, text: &str) -> Result<Self, ScriptError>;
+    fn id(&self) -> String;
+    /// Why the loaded packs refuse it; while the packs load (`loading`), what depends on
+    /// packs not loaded yet waits for the end.
+    fn refused(&self, _set: &PackSet, _text: &str, _loading: bool) -> Option<Problem> {
+        None
+    }
+    /// Make it live: its entry and its triggers, in place of its last version's.
+    fn install(self, set: &mut PackSet);
+}
+
+impl HookedDef for TokenDef {
+    const KIND: Kind = Kind::Token;
+    const FOLDER: &'static str = "tokens";
+    fn check(host: &ScriptHost, path: &Path, text: &str) -> Result<Self, Vec<Problem>> {
+        host.check_token(path, text)
+    }
+    fn load(host: &ScriptHost, path: &Path, text: &str) -> Result<Self, ScriptError> {
+        host.load_token(path, text)
+    }
+    fn id(&self) -> String {
+        self.kind.id.clone()
+    }
+    fn refused(&self, set: &PackSet, text: &str, _loading: bool) -> Option<Problem> {
+        set.symbol_taken(self, text)
+    }
+    fn install(self, set: &mut PackSet) {
+        let id = self.kind.id.clone();
+        let defs = set.host.install_hooks(self.hooks);
+        set.set_triggers(Kind::Token, &id, defs);
+        set.content.tokens.insert(id, self.kind);
+    }
+}
+
+impl HookedDef for AbilityDef {
+    const KIND: Kind = Kind::Ability;
+    const FOLDER: &'static str = "abilities";
+    fn check(host: &ScriptHost, path: &Path, text: &str) -> Result<Self, Vec<Problem>> {
+        host.check_ability(path, text)
+    }
+    fn load(host: &ScriptHost, path: &Path, text: &str) -> Result<Self, ScriptError> {
+        host.load_ability(path, text)
+    }
+    fn id(&self) -> String {
+        self.id.clone()
+    }
+    fn refused(&self, set: &PackSet, _text: &str, loading: bool) -> Option<Problem> {
+        // A hero profile may come in a later pack: checked once all are loaded.
+        if loading {
+            None
+        } else {
+            set.unknown_hero(self)
+        }
+    }
+    fn install(self, set: &mut PackSet) {
+        let defs = set.host.install_hooks(self.hooks.clone());
+        set.set_triggers(Kind::Ability, &self.id, defs);
+        set.abilities.insert(self.id.clone(), self);
+    }
+}
+
+impl HookedDef for RuleDef {
+    const KIND: Kind = Kind::Trigger;
+    const FOLDER: &'static str = "triggers";
+    fn check(host: &ScriptHost, path: &Path, text: &str) -> Result<Self, Vec<Problem>> {
+        host.check_trigger(path, text)
+    }
+    fn load(host: &ScriptHost, path: &Path, text: &str) -> Result<Self, ScriptError> {
+        host.load_trigger(path, text)
+    }
+    fn id(&self) -> String {
+        self.id.clone()
+    }
+    fn install(self, set: &mut PackSet) {
+        let defs = set.host.install_hooks(self.hooks.clone());
+        set.set_triggers(Kind::Trigger, &self.id, defs);
+        set.game_rules.insert(self.id.clone(), self);
     }
 }
 
@@ -880,6 +1114,14 @@ fn declared_ids(stem: &str, text: &str) -> Vec<String> {
 
 fn same_file(a: &Path, b: &Path) -> bool {
     a == b || (a.canonicalize().ok().is_some() && a.canonicalize().ok() == b.canonicalize().ok())
+}
+
+/// Where field `key` of the definition written on line `def_line` is (of `item` in it, when
+/// given), as [`crate::api::shape`] places a field's problems.
+fn field_position(text: &str, def_line: u32, key: &str, item: Option<&str>) -> (usize, usize) {
+    let mut at = crate::api::shape::Invalid::new(vec![key.to_string()], "");
+    at.item = item.map(str::to_string);
+    crate::api::shape::position(text, def_line, &at)
 }
 
 /// 1-based position of the first occurrence of `needle`, or 1:1.

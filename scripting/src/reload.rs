@@ -438,8 +438,9 @@ fn walk(root: &Path, dir: &Path, depth: usize, out: &mut BTreeSet<PathBuf>) {
 }
 
 /// Reload every changed file into `set`, dropping the files it does not reload
-/// ([`Reload::Ignored`]). Behaviours go first, then alien types, then heroes, so that a new
-/// alien type may use a behaviour added in the same batch.
+/// ([`Reload::Ignored`]). Behaviours go first, then alien types, heroes, token kinds,
+/// abilities and triggers, so that a new alien type may use a behaviour added in the same
+/// batch, and a new ability a hero profile.
 pub fn apply(set: &mut PackSet, paths: &[PathBuf]) -> Vec<Reload> {
     let mut order: Vec<&PathBuf> = paths.iter().collect();
     order.sort_by_key(|p| {

@@ -11,12 +11,17 @@ use crate::api::unit::UnitRef;
 use crate::api::{self, args::as_int};
 use crate::problem::Problem;
 use crate::{Compiled, Limits, Sandbox, ScriptError};
-use mlua::{AnyUserData, Function, Value};
+use mlua::{AnyUserData, Function, MultiValue, Value};
+use overmind_core::trigger::{Hook, Owner};
 use overmind_core::{AlienType, Behaviour, BehaviourCtx, BehaviourError, Rules};
 use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
+
+mod triggers;
+
+pub use triggers::{AbilityDef, HookSet, LuaTrigger, RuleDef, TokenDef};
 
 /// One behaviour as its script defines it: the card and the `perform` function.
 #[derive(Clone)]
@@ -33,10 +38,18 @@ pub struct BehaviourDef {
     pub path: PathBuf,
     /// It defines `ai_score`, the look-ahead AI's hint.
     pub has_ai_score: bool,
-    /// The line of `behaviour { ... }`, for errors of later runs of the top level.
+    script: Loaded,
+}
+
+/// A definition script as every call runs it: compiled once, its top level run again in a
+/// fresh environment at each call, then one function of the definition that run returns, so
+/// nothing of one call reaches the next.
+#[derive(Clone)]
+pub(crate) struct Loaded {
+    kind: DefKind,
+    path: PathBuf,
+    /// The line of `behaviour { ... }` (or the other definitions), for errors of later runs.
     line: u32,
-    /// The script, compiled once; every call runs its top level again in a fresh environment
-    /// and calls the `perform` that run returns, so nothing of one call reaches the next.
     compiled: Compiled,
 }
 
@@ -149,26 +162,9 @@ impl ScriptHost {
     }
 
     fn read_behaviour(&self, path: &Path, source: &str) -> Result<BehaviourDef, Broken> {
-        let name = chunk_name(path);
-        let script = self
-            .sandbox
-            .load_script(&name, source)
-            .map_err(Broken::Script)?;
-        let def =
-            returned(&script.value, DefKind::Behaviour, &name, source).map_err(Broken::Script)?;
-        let problems = shape::check(&def.table, &BEHAVIOUR_DEF, &[]);
-        if !problems.is_empty() {
-            return Err(Broken::Invalid {
-                def,
-                problems,
-                lists: Vec::new(),
-            });
-        }
+        let (script, def) = self.read_def(path, source, DefKind::Behaviour, &BEHAVIOUR_DEF)?;
         let t = &def.table;
-        let text = |k: &str| match t.raw_get::<Value>(k) {
-            Ok(Value::String(s)) => s.to_string_lossy(),
-            _ => String::new(),
-        };
+        let text = |k: &str| crate::alien::text(t, k);
         let max_move = t
             .raw_get::<Value>("max_move")
             .ok()
@@ -189,8 +185,12 @@ impl ScriptHost {
             max_move,
             path: path.to_path_buf(),
             has_ai_score: matches!(t.raw_get::<Value>("ai_score"), Ok(Value::Function(_))),
-            line: def.line,
-            compiled: script.compiled().clone(),
+            script: Loaded {
+                kind: DefKind::Behaviour,
+                path: path.to_path_buf(),
+                line: def.line,
+                compiled: script.compiled().clone(),
+            },
         })
     }
 
@@ -215,6 +215,19 @@ impl ScriptHost {
     /// effect names, at the line of the offending field; the first problem only
     /// ([`check_alien`](Self::check_alien) gives every one).
     pub fn load_alien(&self, path: &Path, source: &str) -> Result<AlienType, ScriptError> {
+        self.load_alien_type(path, source).map(|(t, _)| t)
+    }
+
+    /// [`load_alien`](Self::load_alien), with the type's triggers (its `on = { ... }`), if
+    /// it has any.
+    ///
+    /// # Errors
+    /// As [`load_alien`](Self::load_alien).
+    pub fn load_alien_type(
+        &self,
+        path: &Path,
+        source: &str,
+    ) -> Result<(AlienType, Option<HookSet>), ScriptError> {
         self.read_alien(path, source)
             .map_err(|b| b.first(path, source))
     }
@@ -226,6 +239,18 @@ impl ScriptHost {
     /// Every problem in file order, and the behaviours the type lists when that list is itself
     /// fine, so that a pack checks those too in the same run.
     pub fn check_alien(&self, path: &Path, source: &str) -> Result<AlienType, BrokenAlien> {
+        self.check_alien_type(path, source).map(|(t, _)| t)
+    }
+
+    /// [`check_alien`](Self::check_alien), with the type's triggers, if it has any.
+    ///
+    /// # Errors
+    /// As [`check_alien`](Self::check_alien).
+    pub fn check_alien_type(
+        &self,
+        path: &Path,
+        source: &str,
+    ) -> Result<(AlienType, Option<HookSet>), BrokenAlien> {
         self.read_alien(path, source).map_err(|b| {
             let behaviours = match &b {
                 Broken::Invalid { lists, .. } => lists.clone(),
@@ -238,14 +263,49 @@ impl ScriptHost {
         })
     }
 
-    fn read_alien(&self, path: &Path, source: &str) -> Result<AlienType, Broken> {
+    /// Compile and run a definition script in a fresh environment: the definition of `kind`
+    /// it returns.
+    fn run_def(
+        &self,
+        path: &Path,
+        source: &str,
+        kind: DefKind,
+    ) -> Result<(crate::Script, Definition), Broken> {
         let name = chunk_name(path);
         let script = self
             .sandbox
             .load_script(&name, source)
             .map_err(Broken::Script)?;
-        let def =
-            returned(&script.value, DefKind::AlienType, &name, source).map_err(Broken::Script)?;
+        let def = returned(&script.value, kind, &name, source).map_err(Broken::Script)?;
+        Ok((script, def))
+    }
+
+    /// [`run_def`](Self::run_def), the definition checked against `shape`.
+    fn read_def(
+        &self,
+        path: &Path,
+        source: &str,
+        kind: DefKind,
+        shape: &shape::Shape,
+    ) -> Result<(crate::Script, Definition), Broken> {
+        let (script, def) = self.run_def(path, source, kind)?;
+        let problems = shape::check(&def.table, shape, &[]);
+        if !problems.is_empty() {
+            return Err(Broken::Invalid {
+                def,
+                problems,
+                lists: Vec::new(),
+            });
+        }
+        Ok((script, def))
+    }
+
+    fn read_alien(
+        &self,
+        path: &Path,
+        source: &str,
+    ) -> Result<(AlienType, Option<HookSet>), Broken> {
+        let (script, def) = self.run_def(path, source, DefKind::AlienType)?;
         let converted = crate::alien::convert(&def.table);
         if !converted.problems.is_empty() {
             let lists = if converted.broken("behaviours") {
@@ -260,11 +320,13 @@ impl ScriptHost {
             });
         }
         let alien = converted.alien;
+        let owner = Owner::Alien(overmind_core::Id::from(alien.id.as_str()));
+        let hooks = Some(HookSet::read(&script, &def, path, owner)).filter(|h| !h.hooks.is_empty());
         self.known
             .0
             .borrow_mut()
             .insert(alien.id.clone(), alien.clone());
-        Ok(alien)
+        Ok((alien, hooks))
     }
 
     /// Is a behaviour of this id installed?
@@ -324,7 +386,38 @@ impl ScriptHost {
         let unit_id = ctx.unit().to_string();
         let unit = UnitRef::of(ctx, &unit_id)
             .ok_or_else(|| BehaviourError::new(format!("no unit {unit_id} to perform {id}")))?;
-        let storage = self.calls.enter_storage(ctx.behaviour());
+        let pick = |d: &Definition| match d.table.raw_get::<Value>(entry) {
+            Ok(Value::Function(f)) => Some(f),
+            _ => None,
+        };
+        let args = |lua: &mlua::Lua, game: &AnyUserData| {
+            let unit = lua.create_any_userdata(unit)?;
+            Ok(MultiValue::from_iter([
+                Value::UserData(unit),
+                Value::UserData(game.clone()),
+            ]))
+        };
+        self.run_script(&def.script, ctx, None, entry, pick, args)
+    }
+
+    /// One call into a definition script, as behaviours and triggers make it: its top level
+    /// runs again in a fresh environment, then the function `pick` finds in the definition
+    /// that run returned is called with `args`, both under the sandbox's budgets, with
+    /// `math.random` drawing from the game's RNG. API functions reach `ctx` only during this
+    /// call, through a trampoline scoped to it (see `api::call`). `game.storage`, if the call
+    /// read it, is checked and written back to the game state when the call ends, however it
+    /// ends. `hook` is the trigger's hook (none for a behaviour), which some API functions
+    /// depend on; `entry` names the function in messages.
+    fn run_script(
+        &self,
+        script: &Loaded,
+        ctx: &mut BehaviourCtx<'_, '_>,
+        hook: Option<Hook>,
+        entry: &str,
+        pick: impl FnOnce(&Definition) -> Option<Function>,
+        args: impl FnOnce(&mlua::Lua, &AnyUserData) -> mlua::Result<MultiValue>,
+    ) -> Result<Value, BehaviourError> {
+        let storage = self.calls.enter_storage(ctx.behaviour(), hook);
         let cell = RefCell::new(ctx);
         let mut rng = || cell.try_borrow_mut().map_or(0, |mut c| c.random_u64());
         let calls = &self.calls;
@@ -333,19 +426,18 @@ impl ScriptHost {
             lua.scope(|scope| {
                 let trampoline = scope.create_function(|lua, ()| calls.run_job(lua, &cell))?;
                 let _entered = calls.enter(trampoline);
-                let values = sandbox.instantiate(&def.compiled)?;
-                let perform = entry_of(&def, values.into_iter().next(), entry)?;
-                let unit = lua.create_any_userdata(unit)?;
-                sandbox
-                    .invoker()
-                    .call::<Value>((perform, unit, self.game.clone()))
+                let values = sandbox.instantiate(&script.compiled)?;
+                let f = entry_of(script, values.into_iter().next(), entry, pick)?;
+                let mut call = args(lua, &self.game)?;
+                call.push_front(Value::Function(f));
+                sandbox.invoker().call::<Value>(call)
             })
         });
         let table = storage.table();
         drop(storage);
         let ctx = cell.into_inner();
         let kept = match table {
-            Some(t) => keep_storage(&def, &t, ctx).err(),
+            Some(t) => keep_storage(script, &t, ctx).err(),
             None => None,
         };
         // A spent budget is the whole outermost call's: the sandbox keeps it spent until that
@@ -354,7 +446,7 @@ impl ScriptHost {
             Ok(v) => (v, None),
             Err(e) => (
                 Value::Nil,
-                Some(e.or_in(&def.path.to_string_lossy()).to_string()),
+                Some(e.or_in(&script.path.to_string_lossy()).to_string()),
             ),
         };
         match (failed, kept) {
@@ -420,27 +512,36 @@ impl Broken {
     }
 }
 
-/// The function `entry` of what a call's run of the script's top level returned.
-fn entry_of(def: &BehaviourDef, value: Option<Value>, entry: &str) -> mlua::Result<Function> {
+/// The function `pick` finds in the definition a call's run of the script's top level
+/// returned (`entry` names it in the message when there is none).
+fn entry_of(
+    script: &Loaded,
+    value: Option<Value>,
+    entry: &str,
+    pick: impl FnOnce(&Definition) -> Option<Function>,
+) -> mlua::Result<Function> {
     if let Some(Value::UserData(ud)) = &value {
         if let Ok(d) = ud.borrow::<Definition>() {
-            if let Ok(Value::Function(f)) = d.table.raw_get::<Value>(entry) {
-                return Ok(f);
+            if d.kind == script.kind {
+                if let Some(f) = pick(&d) {
+                    return Ok(f);
+                }
             }
         }
     }
     Err(mlua::Error::runtime(format!(
-        "{}:{}: at this call the script's top level did not return `behaviour {{ ... }}` with \
-         a {entry} function (it runs again at every call, in a fresh environment)",
-        def.path.display(),
-        def.line.max(1)
+        "{}:{}: at this call the script's top level did not return `{} {{ ... }}` with \
+         a function {entry} (it runs again at every call, in a fresh environment)",
+        script.path.display(),
+        script.line.max(1),
+        script.kind.function(),
     )))
 }
 
 /// Write a call's `game.storage` back to the game, or say why it cannot be kept (the game's
 /// storage then keeps its earlier value).
 fn keep_storage(
-    def: &BehaviourDef,
+    def: &Loaded,
     table: &mlua::Table,
     ctx: &mut BehaviourCtx<'_, '_>,
 ) -> Result<(), String> {

@@ -245,6 +245,11 @@ impl Args {
         ))
     }
 
+    /// Argument `i` is nil or not given.
+    pub(crate) fn is_nil(&self, i: usize) -> bool {
+        self.get(i).is_nil()
+    }
+
     /// At most `n` arguments were given.
     pub(crate) fn at_most(&self, n: usize) -> mlua::Result<()> {
         let given = self.values.len();
@@ -330,6 +335,88 @@ impl Args {
             return Ok(s.to_string_lossy());
         }
         self.bad(name, "a Model (or its id)", v)
+    }
+
+    /// A model: a Model handle or a model id.
+    pub(crate) fn model(&self, i: usize, name: &str) -> mlua::Result<String> {
+        let v = self.get(i);
+        match v {
+            Value::UserData(ud) => match ud.borrow::<ModelRef>() {
+                Ok(m) => Ok(m.0.id.to_string()),
+                Err(_) => self.bad(name, "a Model (or its id)", v),
+            },
+            Value::String(s) => Ok(s.to_string_lossy()),
+            _ => self.bad(name, "a Model (or its id)", v),
+        }
+    }
+
+    /// A token: its id, or a token table (`{ id = ... }`, as `game:tokens` gives).
+    pub(crate) fn token(&self, i: usize, name: &str) -> mlua::Result<String> {
+        let v = self.get(i);
+        let id = match v {
+            Value::String(s) => Some(s.to_string_lossy()),
+            Value::Table(t) => match t.raw_get::<Value>("id")? {
+                Value::String(s) => Some(s.to_string_lossy()),
+                _ => None,
+            },
+            _ => None,
+        };
+        match id {
+            Some(id) => Ok(id),
+            None => self.bad(name, "a token (its id or the table `game:tokens` gives)", v),
+        }
+    }
+
+    /// A boolean.
+    pub(crate) fn boolean(&self, i: usize, name: &str) -> mlua::Result<bool> {
+        match self.get(i) {
+            Value::Boolean(b) => Ok(*b),
+            v => self.bad(name, "a boolean", v),
+        }
+    }
+
+    /// A change by a whole number from `-max` to `max`, not 0.
+    pub(crate) fn change(&self, i: usize, name: &str, max: i64) -> mlua::Result<i32> {
+        let v = self.get(i);
+        match as_int(v).filter(|n| *n != 0 && n.abs() <= max) {
+            Some(n) => Ok(i32::try_from(n).unwrap_or(0)),
+            None => self.bad(
+                name,
+                &format!("a whole number from -{max} to {max} other than 0"),
+                v,
+            ),
+        }
+    }
+
+    /// One of the names in `names`, as the value it stands for.
+    pub(crate) fn one_of<T: Copy>(
+        &self,
+        i: usize,
+        name: &str,
+        names: &[(&'static str, T)],
+    ) -> mlua::Result<T> {
+        let v = self.get(i);
+        if let Value::String(s) = v {
+            if let Some((_, t)) = names
+                .iter()
+                .find(|(n, _)| s.as_bytes().as_ref() == n.as_bytes())
+            {
+                return Ok(*t);
+            }
+        }
+        let list: Vec<String> = names.iter().map(|(n, _)| format!("{n:?}")).collect();
+        let near = match v {
+            Value::String(s) => nearest(&s.to_string_lossy(), names.iter().map(|(n, _)| *n))
+                .map(|n| format!(" (did you mean {n:?}?)"))
+                .unwrap_or_default(),
+            _ => String::new(),
+        };
+        err(format!(
+            "{}: {name} must be one of {}, got {}{near}",
+            self.func,
+            list.join(", "),
+            describe(v)
+        ))
     }
 
     /// An array of Model handles.

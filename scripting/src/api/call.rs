@@ -12,6 +12,7 @@
 
 use crate::budget::{script_location, BudgetState};
 use mlua::{Function, Lua, Table};
+use overmind_core::trigger::Hook;
 use overmind_core::{BehaviourCtx, Pos};
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -103,6 +104,8 @@ pub(crate) struct Calls {
 struct StorageSlot {
     id: String,
     table: Option<Table>,
+    /// The hook of a trigger call (none for a behaviour call).
+    hook: Option<Hook>,
 }
 
 /// Pops the storage slot pushed by [`Calls::enter_storage`], however the call ends.
@@ -137,10 +140,10 @@ impl Calls {
         Entered(self)
     }
 
-    /// A behaviour call of `id` starts: it gets its own storage slot. A call nested in a
-    /// running call of the same behaviour shares that call's table (one `game.storage` per
-    /// behaviour id), so neither overwrites what the other kept.
-    pub(crate) fn enter_storage(&self, id: &str) -> StorageEntered<'_> {
+    /// A behaviour (or trigger, of `hook`) call of script `id` starts: it gets its own storage
+    /// slot. A call nested in a running call of the same script shares that call's table (one
+    /// `game.storage` per script id), so neither overwrites what the other kept.
+    pub(crate) fn enter_storage(&self, id: &str, hook: Option<Hook>) -> StorageEntered<'_> {
         let mut slots = self.storage.borrow_mut();
         let table = slots
             .iter()
@@ -150,9 +153,15 @@ impl Calls {
         slots.push(StorageSlot {
             id: id.to_string(),
             table,
+            hook,
         });
         drop(slots);
         StorageEntered(self)
+    }
+
+    /// The hook of the innermost running call, when it is a trigger's.
+    pub(crate) fn hook(&self) -> Option<Hook> {
+        self.storage.borrow().last().and_then(|s| s.hook)
     }
 
     /// The running call's `game.storage` table, made by `make` on the first read.
@@ -168,7 +177,7 @@ impl Calls {
             Some(_) => {}
             None => {
                 return Err(mlua::Error::runtime(
-                    "game.storage can only be used while a behaviour performs (not when a \
+                    "game.storage can only be used while a behaviour or trigger runs (not when a \
                      script loads)",
                 ))
             }
@@ -205,7 +214,7 @@ impl Calls {
     ) -> mlua::Result<R> {
         let trampoline = self.running.borrow().last().cloned().ok_or_else(|| {
             mlua::Error::runtime(
-                "the game can only be used while a behaviour performs (not when a script loads)",
+                "the game can only be used while a behaviour or trigger runs (not when a script loads)",
             )
         })?;
         charge(lua, CALL_UNITS)?;

@@ -1,17 +1,21 @@
 //! `game`: the Overmind's view of the game during a behaviour — who is where, Line of Sight,
 //! distances and paths, terrain, the rules, and the Overmind's decisions (`choose`, `confirm`).
 
-use super::args::{self, err, no_more, place, Args, PlaceArg};
+use super::args::{self, core_err, err, no_more, place, Args, PlaceArg};
 use super::blip::BlipRef;
 use super::call::{
     charge, los_units, model_units, search_units, sight_units, with_ctx, Calls, MODEL_UNITS,
 };
 use super::rules::RulesRef;
+use super::shape::{ROLLS, SIDES, STATS, STATUSES, UNTILS};
 use super::storage;
 use super::unit::UnitRef;
 use super::{method, Class, Field, FieldDoc, FnDoc, Method, Param, Ret};
-use mlua::{Lua, MultiValue, Value, Variadic};
-use overmind_core::{BehaviourCtx, ModelInfo, Pos, Side, Terrain};
+use mlua::{Lua, MultiValue, Table, Value, Variadic};
+use overmind_core::effect::MAX_CHANGE;
+use overmind_core::token::{Token, TokenClass};
+use overmind_core::trigger::Hook;
+use overmind_core::{BehaviourCtx, Contents, Id, ModelInfo, Pos, Side, Terrain};
 use std::rc::Rc;
 use std::sync::Arc;
 
@@ -296,6 +300,284 @@ fn log(lua: &Lua, _: &GameRef, a: MultiValue) -> mlua::Result<MultiValue> {
     args::none()
 }
 
+/// The class of token kind `kind`, when it is loaded.
+pub(crate) fn token_class(ctx: &mut BehaviourCtx<'_, '_>, kind: &str) -> Option<TokenClass> {
+    ctx.content().tokens.get(kind).map(|k| k.class)
+}
+
+/// A token as scripts see it: `{ id, kind, class, x, y, carried_by }` (a fresh table).
+pub(crate) fn token_table(lua: &Lua, t: &Token, class: Option<TokenClass>) -> mlua::Result<Table> {
+    let out = lua.create_table_with_capacity(0, 6)?;
+    out.raw_set("id", t.id.as_str())?;
+    out.raw_set("kind", t.kind.as_str())?;
+    if let Some(c) = class {
+        out.raw_set("class", c.name())?;
+    }
+    out.raw_set("x", t.pos.x)?;
+    out.raw_set("y", t.pos.y)?;
+    if let Some(m) = t.carried_by {
+        out.raw_set("carried_by", m.as_str())?;
+    }
+    Ok(out)
+}
+
+/// Tokens with their classes, for [`token_tables`].
+fn classed(ctx: &mut BehaviourCtx<'_, '_>, ts: Vec<Token>) -> Vec<(Token, Option<TokenClass>)> {
+    ts.into_iter()
+        .map(|t| {
+            let class = token_class(ctx, &t.kind);
+            (t, class)
+        })
+        .collect()
+}
+
+fn token_tables(lua: &Lua, ts: Vec<(Token, Option<TokenClass>)>) -> mlua::Result<MultiValue> {
+    let out = lua.create_table_with_capacity(ts.len(), 0)?;
+    for (i, (t, class)) in ts.iter().enumerate() {
+        out.raw_set(i + 1, token_table(lua, t, *class)?)?;
+    }
+    args::one(out, lua)
+}
+
+/// What listing tokens costs: per token in play.
+fn token_units(ctx: &BehaviourCtx<'_, '_>) -> u64 {
+    u64::try_from(ctx.state().tokens.len())
+        .unwrap_or(u64::MAX)
+        .saturating_mul(MODEL_UNITS)
+}
+
+fn tokens(lua: &Lua, _: &GameRef, a: MultiValue) -> mlua::Result<MultiValue> {
+    Args::new("tokens", a).at_most(0)?;
+    let ts = with_ctx(lua, |lua, ctx| {
+        charge(lua, token_units(ctx))?;
+        let all = ctx.state().tokens.clone();
+        Ok(classed(ctx, all))
+    })?;
+    token_tables(lua, ts)
+}
+
+fn tokens_at(lua: &Lua, _: &GameRef, a: MultiValue) -> mlua::Result<MultiValue> {
+    let a = Args::new("tokens_at", a);
+    a.at_most(1)?;
+    let p = a.pos(0, "square")?;
+    let ts = with_ctx(lua, move |lua, ctx| {
+        charge(lua, token_units(ctx))?;
+        let here: Vec<Token> = ctx.state().tokens_at(p).cloned().collect();
+        Ok(classed(ctx, here))
+    })?;
+    token_tables(lua, ts)
+}
+
+/// Most Health one effect deals or heals, as a script's argument.
+const AMOUNT: i64 = overmind_core::effect::MAX_AMOUNT as i64;
+
+fn damage(lua: &Lua, _: &GameRef, a: MultiValue) -> mlua::Result<MultiValue> {
+    let a = Args::new("damage", a);
+    a.at_most(2)?;
+    let model = a.model(0, "model")?;
+    let n = a.int(1, "n", 1, AMOUNT)?;
+    with_ctx(lua, move |lua, ctx| {
+        // Damage may kill, and a kill may end the game: both walk the models.
+        charge(lua, model_units(ctx))?;
+        ctx.deal_damage(&model, u32::try_from(n).unwrap_or(0))
+            .map_err(|e| core_err("damage", &e))
+    })?;
+    args::none()
+}
+
+fn heal(lua: &Lua, _: &GameRef, a: MultiValue) -> mlua::Result<MultiValue> {
+    let a = Args::new("heal", a);
+    a.at_most(2)?;
+    let model = a.model(0, "model")?;
+    let n = a.int(1, "n", 1, AMOUNT)?;
+    let healed = with_ctx(lua, move |_, ctx| {
+        ctx.heal(&model, u32::try_from(n).unwrap_or(0))
+            .map_err(|e| core_err("heal", &e))
+    })?;
+    args::one(healed, lua)
+}
+
+fn set_status(lua: &Lua, _: &GameRef, a: MultiValue) -> mlua::Result<MultiValue> {
+    let a = Args::new("set_status", a);
+    a.at_most(3)?;
+    let model = a.model(0, "model")?;
+    let status = a.one_of(1, "status", STATUSES)?;
+    let on = a.boolean(2, "on")?;
+    with_ctx(lua, move |_, ctx| {
+        ctx.set_status(&model, status, on)
+            .map_err(|e| core_err("set_status", &e))
+    })?;
+    args::none()
+}
+
+fn modify(lua: &Lua, _: &GameRef, a: MultiValue) -> mlua::Result<MultiValue> {
+    let a = Args::new("modify", a);
+    a.at_most(4)?;
+    let model = a.model(0, "model")?;
+    let stat = a.one_of(1, "stat", STATS)?;
+    let change = a.change(2, "change", i64::from(MAX_CHANGE))?;
+    let until = a.one_of(3, "duration", UNTILS)?;
+    with_ctx(lua, move |_, ctx| {
+        ctx.modify(&model, stat, change, until)
+            .map_err(|e| core_err("modify", &e))
+    })?;
+    args::none()
+}
+
+fn modify_attack(lua: &Lua, _: &GameRef, a: MultiValue) -> mlua::Result<MultiValue> {
+    let a = Args::new("modify_attack", a);
+    a.at_most(2)?;
+    let roll = a.one_of(0, "what", ROLLS)?;
+    let change = a.change(1, "change", i64::from(MAX_CHANGE))?;
+    // Outside `before_attack` there is no attack about to roll: the change would wait for
+    // whichever attack came next.
+    let hook = lua.app_data_ref::<Rc<Calls>>().and_then(|c| c.hook());
+    if hook != Some(Hook::BeforeAttack) {
+        let now = hook.map_or_else(
+            || "a behaviour".to_string(),
+            |h| format!("a {} hook", h.name()),
+        );
+        return err(format!(
+            "modify_attack: only a before_attack hook can change an attack (this is {now})"
+        ));
+    }
+    with_ctx(lua, move |_, ctx| {
+        ctx.modify_attack(roll, change)
+            .map_err(|e| core_err("modify_attack", &e))
+    })?;
+    args::none()
+}
+
+fn spawn_unit(lua: &Lua, _: &GameRef, a: MultiValue) -> mlua::Result<MultiValue> {
+    let a = Args::new("spawn_unit", a);
+    a.at_most(3)?;
+    let kind = a.string(0, "type_id")?;
+    let at = a.pos(1, "square")?;
+    let n = a.int(2, "n", 1, 12)?;
+    let unit = with_ctx(lua, move |lua, ctx| {
+        // The Overmind places the other models next to the first: a search of the map.
+        charge(lua, search_units(ctx).saturating_add(model_units(ctx)))?;
+        let id = ctx
+            .spawn_unit(&kind, at, u32::try_from(n).unwrap_or(1))
+            .map_err(|e| core_err("spawn_unit", &e))?;
+        Ok(UnitRef::of(ctx, &id))
+    })?;
+    match unit {
+        Some(u) => args::one(Value::UserData(lua.create_any_userdata(u)?), lua),
+        None => args::one(Value::Nil, lua),
+    }
+}
+
+fn spawn_blip(lua: &Lua, _: &GameRef, a: MultiValue) -> mlua::Result<MultiValue> {
+    let a = Args::new("spawn_blip", a);
+    a.at_most(3)?;
+    let at = a.pos(0, "square")?;
+    let holds = a.string(1, "holds")?;
+    let size = if a.is_nil(2) {
+        None
+    } else {
+        Some(a.int(2, "size", 1, 12)?)
+    };
+    let id = with_ctx(lua, move |lua, ctx| {
+        // A Hero that sees the square reveals it at once: Line of Sight from every Hero.
+        charge(lua, model_units(ctx).saturating_add(search_units(ctx)))?;
+        let contents = if holds == "decoy" {
+            Contents::Decoy
+        } else {
+            let full = ctx.content().aliens.get(holds.as_str()).map(|t| t.unit.max);
+            let size = size
+                .and_then(|n| u32::try_from(n).ok())
+                .or(full)
+                .unwrap_or(1);
+            Contents::Unit {
+                type_id: Id::from(holds.as_str()),
+                size,
+                leader: None,
+            }
+        };
+        ctx.spawn_blip(at, contents)
+            .map_err(|e| core_err("spawn_blip", &e))
+    })?;
+    args::one(id.as_str(), lua)
+}
+
+fn place_token(lua: &Lua, _: &GameRef, a: MultiValue) -> mlua::Result<MultiValue> {
+    let a = Args::new("place_token", a);
+    a.at_most(2)?;
+    let kind = a.string(0, "kind")?;
+    let at = a.pos(1, "square")?;
+    let placed = with_ctx(lua, move |_, ctx| {
+        let id = ctx
+            .place_token(&kind, at)
+            .map_err(|e| core_err("place_token", &e))?;
+        let t = ctx.state().token(&id).cloned();
+        Ok(t.map(|t| {
+            let class = token_class(ctx, &t.kind);
+            (t, class)
+        }))
+    })?;
+    match placed {
+        Some((t, class)) => args::one(token_table(lua, &t, class)?, lua),
+        None => args::one(Value::Nil, lua),
+    }
+}
+
+fn remove_token(lua: &Lua, _: &GameRef, a: MultiValue) -> mlua::Result<MultiValue> {
+    let a = Args::new("remove_token", a);
+    a.at_most(1)?;
+    let token = a.token(0, "token")?;
+    with_ctx(lua, move |_, ctx| {
+        ctx.remove_token(&token)
+            .map_err(|e| core_err("remove_token", &e))
+    })?;
+    args::none()
+}
+
+fn take_token(lua: &Lua, _: &GameRef, a: MultiValue) -> mlua::Result<MultiValue> {
+    let a = Args::new("take_token", a);
+    a.at_most(2)?;
+    let model = a.model(0, "model")?;
+    let token = a.token(1, "token")?;
+    with_ctx(lua, move |_, ctx| {
+        ctx.take_token(&model, &token)
+            .map_err(|e| core_err("take_token", &e))
+    })?;
+    args::none()
+}
+
+fn actions(lua: &Lua, a: MultiValue, func: &'static str, sign: i32) -> mlua::Result<MultiValue> {
+    let a = Args::new(func, a);
+    a.at_most(2)?;
+    let unit = a.unit(0, "unit")?;
+    let n = a.int(1, "n", 1, 2)?;
+    let change = sign * i32::try_from(n).unwrap_or(0);
+    with_ctx(lua, move |_, ctx| {
+        ctx.change_actions(&unit, change)
+            .map_err(|e| core_err(func, &e))
+    })?;
+    args::none()
+}
+
+fn give_actions(lua: &Lua, _: &GameRef, a: MultiValue) -> mlua::Result<MultiValue> {
+    actions(lua, a, "give_actions", 1)
+}
+
+fn take_actions(lua: &Lua, _: &GameRef, a: MultiValue) -> mlua::Result<MultiValue> {
+    actions(lua, a, "take_actions", -1)
+}
+
+fn declare_winner(lua: &Lua, _: &GameRef, a: MultiValue) -> mlua::Result<MultiValue> {
+    let a = Args::new("declare_winner", a);
+    a.at_most(2)?;
+    let side = a.one_of(0, "side", SIDES)?;
+    let reason = a.string(1, "reason")?;
+    with_ctx(lua, move |_, ctx| {
+        ctx.declare_winner(side, &reason);
+        Ok(())
+    })?;
+    args::none()
+}
+
 /// `game.storage`: the running call's table, built from the game state on the first read.
 fn storage(lua: &Lua) -> mlua::Result<Value> {
     let calls = lua
@@ -313,8 +595,11 @@ fn storage(lua: &Lua) -> mlua::Result<Value> {
 pub(crate) static GAME: Class<GameRef> = Class {
     name: "Game",
     var: "game",
-    doc: "The Overmind's view of the game, passed to `perform` as `game`. Queries answer from \
-          the state as it is now; handles in the results are snapshots. Arrays come in a \
+    doc: "The Overmind's view of the game, passed to `perform` and to every hook function as \
+          `game`. Queries answer from the state as it is now; handles in the results are \
+          snapshots. Effects (`damage`, `heal`, `place_token`, ...) change the game outside the \
+          rules' own steps: each is checked first and announced by an `effect` event naming \
+          the script (docs/RULES.md §14). Arrays come in a \
           defined order (game order: units as they entered the game, models within a unit). \
           Every decision the rules leave to the Overmind goes to its controller (a person, the \
           AI or a test), exactly as native behaviours ask it.",
@@ -332,10 +617,11 @@ pub(crate) static GAME: Class<GameRef> = Class {
             doc: FieldDoc {
                 name: "storage",
                 ty: "table",
-                doc: "What this behaviour keeps between calls: a table of plain values (nil, \
+                doc: "What this behaviour (or token, ability, alien type or trigger script) \
+                      keeps between calls: a table of plain values (nil, \
                       booleans, numbers, strings and tables of these, with integer or string \
                       keys), part of the game state (saved, replayed, copied for look-ahead). \
-                      Each behaviour id has its own. Change its contents (`game.storage.n = \
+                      Each script id has its own. Change its contents (`game.storage.n = \
                       (game.storage.n or 0) + 1`); when the call ends, also by an error, it is \
                       checked and kept. Anything else in it (a function, a handle, a table with a \
                       metatable or a cycle, NaN, more than 10,000 values or 1 MiB of strings, \
@@ -536,10 +822,191 @@ pub(crate) static GAME: Class<GameRef> = Class {
                 name: "log",
                 params: &[Param { name: "message", ty: "string", doc: "At most 500 characters are kept." }],
                 returns: &[],
-                doc: "Writes a line to the game's event log (a `log` event of the performing unit), \
-                      e.g. why a behaviour could not be carried out.",
+                doc: "Writes a line to the game's event log (a `log` event of the performing unit, \
+                      or of a hook's moment's unit), e.g. why a behaviour could not be carried out.",
             },
             make: |lua| method(lua, log),
+        },
+        Method {
+            doc: FnDoc {
+                name: "tokens",
+                params: &[],
+                returns: &[Ret { ty: "Token[]", doc: "Every token in play, carried ones too, in the order they came into play." }],
+                doc: "All tokens (docs/RULES.md §14).",
+            },
+            make: |lua| method(lua, tokens),
+        },
+        Method {
+            doc: FnDoc {
+                name: "tokens_at",
+                params: &[Param { name: "square", ty: "Model|Blip|Pos", doc: "A square." }],
+                returns: &[Ret { ty: "Token[]", doc: "The tokens lying there (not those carried)." }],
+                doc: "The tokens on a square.",
+            },
+            make: |lua| method(lua, tokens_at),
+        },
+        Method {
+            doc: FnDoc {
+                name: "damage",
+                params: &[
+                    Param { name: "model", ty: "Model|string", doc: "The model hurt (a handle or its id)." },
+                    Param { name: "n", ty: "integer", doc: "Health it loses (1 to 20)." },
+                ],
+                returns: &[],
+                doc: "An effect: `model` loses `n` Health (all of it that model's, not allocated \
+                      as an attack's damage is), dying at 0; `after_damage` and `killed` \
+                      triggers follow. Raises an error for a model not on the map.",
+            },
+            make: |lua| method(lua, damage),
+        },
+        Method {
+            doc: FnDoc {
+                name: "heal",
+                params: &[
+                    Param { name: "model", ty: "Model|string", doc: "The model healed (a handle or its id)." },
+                    Param { name: "n", ty: "integer", doc: "Health to give back (1 to 20)." },
+                ],
+                returns: &[Ret { ty: "integer", doc: "The Health it got back: never above its starting Health, so 0 for an unhurt model." }],
+                doc: "An effect: `model` gets back up to `n` Health.",
+            },
+            make: |lua| method(lua, heal),
+        },
+        Method {
+            doc: FnDoc {
+                name: "set_status",
+                params: &[
+                    Param { name: "model", ty: "Model|string", doc: "The model (a handle or its id)." },
+                    Param { name: "status", ty: "StatusName", doc: "Which status." },
+                    Param { name: "on", ty: "boolean", doc: "`true` sets it, `false` clears it." },
+                ],
+                returns: &[],
+                doc: "An effect: sets or clears a status of `model` (docs/RULES.md §6.6).",
+            },
+            make: |lua| method(lua, set_status),
+        },
+        Method {
+            doc: FnDoc {
+                name: "modify",
+                params: &[
+                    Param { name: "model", ty: "Model|string", doc: "The model (a handle or its id)." },
+                    Param { name: "stat", ty: "Stat", doc: "Which stat (`shoot`: the CV of every band)." },
+                    Param { name: "change", ty: "integer", doc: "How much (-10 to 10, not 0)." },
+                    Param { name: "duration", ty: "Until", doc: "`\"activation\"`: until the end of its unit's current (or next) activation; `\"round\"`: until the end of the round." },
+                ],
+                returns: &[],
+                doc: "An effect: a stat modifier (a stat never goes below 0 for it). The log \
+                      names it when it is made and when it ends.",
+            },
+            make: |lua| method(lua, modify),
+        },
+        Method {
+            doc: FnDoc {
+                name: "modify_attack",
+                params: &[
+                    Param { name: "what", ty: "AttackRoll", doc: "`\"dice\"`: the attack's dice; `\"defence\"`: the target's Defence." },
+                    Param { name: "change", ty: "integer", doc: "How much (-10 to 10, not 0)." },
+                ],
+                returns: &[],
+                doc: "In a `before_attack` hook only: a stated modifier of the attack about to \
+                      roll, which the roll names with this script as its source.",
+            },
+            make: |lua| method(lua, modify_attack),
+        },
+        Method {
+            doc: FnDoc {
+                name: "spawn_unit",
+                params: &[
+                    Param { name: "type_id", ty: "string", doc: "A loaded Alien Type." },
+                    Param { name: "square", ty: "Model|Blip|Pos", doc: "A free square for its first model." },
+                    Param { name: "n", ty: "integer", doc: "Models (1 to the type's `unit.max`); the Overmind places the others next to the first." },
+                ],
+                returns: &[Ret { ty: "Unit?", doc: "The new Alien Unit (nil if it is gone already)." }],
+                doc: "An effect: a new Alien Unit enters the game, revealed.",
+            },
+            make: |lua| method(lua, spawn_unit),
+        },
+        Method {
+            doc: FnDoc {
+                name: "spawn_blip",
+                params: &[
+                    Param { name: "square", ty: "Model|Blip|Pos", doc: "A free square." },
+                    Param { name: "holds", ty: "string", doc: "A loaded Alien Type's id, or `\"decoy\"`." },
+                    Param { name: "size", ty: "integer?", doc: "Models of the unit it holds (1 to the type's `unit.max`; default `unit.max`)." },
+                ],
+                returns: &[Ret { ty: "string", doc: "The new Blip's id (a Hero that sees its square reveals it at once)." }],
+                doc: "An effect: a new face-down Blip; the log names only its square.",
+            },
+            make: |lua| method(lua, spawn_blip),
+        },
+        Method {
+            doc: FnDoc {
+                name: "place_token",
+                params: &[
+                    Param { name: "kind", ty: "string", doc: "A loaded token kind (`token { id = ... }`)." },
+                    Param { name: "square", ty: "Model|Blip|Pos", doc: "A square on the map that is not solid (a token never blocks)." },
+                ],
+                returns: &[Ret { ty: "Token", doc: "The new token." }],
+                doc: "An effect: puts a token on a square.",
+            },
+            make: |lua| method(lua, place_token),
+        },
+        Method {
+            doc: FnDoc {
+                name: "remove_token",
+                params: &[Param { name: "token", ty: "Token|string", doc: "The token (its table or its id)." }],
+                returns: &[],
+                doc: "An effect: takes a token out of play (off the map or out of a model's hands).",
+            },
+            make: |lua| method(lua, remove_token),
+        },
+        Method {
+            doc: FnDoc {
+                name: "take_token",
+                params: &[
+                    Param { name: "model", ty: "Model|string", doc: "Who picks it up (a handle or its id)." },
+                    Param { name: "token", ty: "Token|string", doc: "A token lying on the model's square or next to it." },
+                ],
+                returns: &[],
+                doc: "An effect: `model` picks `token` up and carries it; it drops it where it dies.",
+            },
+            make: |lua| method(lua, take_token),
+        },
+        Method {
+            doc: FnDoc {
+                name: "give_actions",
+                params: &[
+                    Param { name: "unit", ty: "Unit|string", doc: "The unit (a handle or its id)." },
+                    Param { name: "n", ty: "integer", doc: "Actions (1 or 2)." },
+                ],
+                returns: &[],
+                doc: "An effect: the unit gets back `n` of the actions it used this activation.",
+            },
+            make: |lua| method(lua, give_actions),
+        },
+        Method {
+            doc: FnDoc {
+                name: "take_actions",
+                params: &[
+                    Param { name: "unit", ty: "Unit|string", doc: "The unit (a handle or its id)." },
+                    Param { name: "n", ty: "integer", doc: "Actions (1 or 2)." },
+                ],
+                returns: &[],
+                doc: "An effect: the unit loses `n` of the actions it has left this activation.",
+            },
+            make: |lua| method(lua, take_actions),
+        },
+        Method {
+            doc: FnDoc {
+                name: "declare_winner",
+                params: &[
+                    Param { name: "side", ty: "Side", doc: "Who wins." },
+                    Param { name: "reason", ty: "string", doc: "Why, for the log and the summary (at most 200 characters are kept)." },
+                ],
+                returns: &[],
+                doc: "An effect, for a `victory_check` hook: the game ends now with `side` the \
+                      winner. Nothing happens once the game is over.",
+            },
+            make: |lua| method(lua, declare_winner),
         },
     ],
 };

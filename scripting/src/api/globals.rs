@@ -1,5 +1,6 @@
-//! The global functions every script sees: `behaviour { ... }` and `alien_type { ... }`, which
-//! mark a table as a definition and remember the line it was written on, for error messages.
+//! The global functions every script sees: `behaviour { ... }`, `alien_type { ... }`,
+//! `token { ... }`, `ability { ... }` and `trigger { ... }`, which mark a table as a definition
+//! and remember the line it was written on, for error messages.
 
 use super::args::{describe, err};
 use super::{FnDoc, Global, Globals, Param, Ret};
@@ -10,6 +11,9 @@ use mlua::{Lua, MetaMethod, MultiValue, Table, UserDataFields, UserDataMethods, 
 pub(crate) enum DefKind {
     Behaviour,
     AlienType,
+    Token,
+    Ability,
+    Trigger,
 }
 
 impl DefKind {
@@ -17,11 +21,14 @@ impl DefKind {
         match self {
             DefKind::Behaviour => "behaviour",
             DefKind::AlienType => "alien_type",
+            DefKind::Token => "token",
+            DefKind::Ability => "ability",
+            DefKind::Trigger => "trigger",
         }
     }
 }
 
-/// The opaque value `behaviour { ... }` / `alien_type { ... }` returns: the table as written
+/// The opaque value `behaviour { ... }` (and the other definitions) returns: the table as written
 /// and the line of the call. The host validates it after the script's top level has run.
 #[derive(Clone, Debug)]
 pub(crate) struct Definition {
@@ -80,8 +87,10 @@ fn define(lua: &Lua, args: MultiValue, kind: DefKind) -> mlua::Result<MultiValue
 /// The global functions.
 pub(crate) static GLOBALS: Globals = Globals {
     doc: "Global functions. A behaviour script ends with `return behaviour { ... }`, an alien \
-          type script with `return alien_type { ... }`; the definition is checked when the pack \
-          loads (`overmind check`) and every problem names the file and line.",
+          type script with `return alien_type { ... }`, a token script with `return token { ... \
+          }`, an ability script with `return ability { ... }`, a game-wide rule with `return \
+          trigger { ... }`; the definition is checked when the pack loads (`overmind check`) and \
+          every problem names the file and line.",
     functions: &[
         Global {
             doc: FnDoc {
@@ -114,6 +123,56 @@ pub(crate) static GLOBALS: Globals = Globals {
                 doc: "Defines one Alien Type (`aliens/*.lua`).",
             },
             call: |lua, args| define(lua, args, DefKind::AlienType),
+        },
+        Global {
+            doc: FnDoc {
+                name: "token",
+                params: &[Param {
+                    name: "def",
+                    ty: "TokenDef",
+                    doc: "The token kind and what it does.",
+                }],
+                returns: &[Ret {
+                    ty: "Definition",
+                    doc: "The definition; the script must return it.",
+                }],
+                doc: "Defines one kind of token on squares: a hazard, an item, a Building \
+                      Exploration event or a marker (`tokens/*.lua`).",
+            },
+            call: |lua, args| define(lua, args, DefKind::Token),
+        },
+        Global {
+            doc: FnDoc {
+                name: "ability",
+                params: &[Param {
+                    name: "def",
+                    ty: "AbilityDef",
+                    doc: "The ability, the hero profile that has it and what it does.",
+                }],
+                returns: &[Ret {
+                    ty: "Definition",
+                    doc: "The definition; the script must return it.",
+                }],
+                doc: "Defines one hero profile's ability (`abilities/*.lua`).",
+            },
+            call: |lua, args| define(lua, args, DefKind::Ability),
+        },
+        Global {
+            doc: FnDoc {
+                name: "trigger",
+                params: &[Param {
+                    name: "def",
+                    ty: "TriggerDef",
+                    doc: "The rule and what it does.",
+                }],
+                returns: &[Ret {
+                    ty: "Definition",
+                    doc: "The definition; the script must return it.",
+                }],
+                doc: "Defines one game-wide rule of the pack, in force in every mission played \
+                      with it (`triggers/*.lua`).",
+            },
+            call: |lua, args| define(lua, args, DefKind::Trigger),
         },
     ],
 };

@@ -4,7 +4,10 @@
 
 use super::args::{as_int, describe, describe_key};
 use mlua::{Table, Value};
+use overmind_core::event::{AttackKind, Roll};
+use overmind_core::state::{Stat, StatusName, Until};
 use overmind_core::Effect;
+use overmind_core::Side;
 
 /// What a field of a definition table must hold.
 #[derive(Debug)]
@@ -28,6 +31,11 @@ pub enum Rule {
     Effects,
     /// An array of ids.
     Ids,
+    /// One of these strings.
+    OneOf(&'static [&'static str]),
+    /// A token's map symbol: one printable ASCII character that is not a letter, a digit or
+    /// one the map uses ([`overmind_core::token::RESERVED_SYMBOLS`]).
+    Symbol,
     /// Not checked here (shapes only documented).
     Any,
 }
@@ -57,6 +65,8 @@ pub struct Shape {
     /// The class it is a kind of (LuaLS `---@class Square: Pos`), so it passes where that one
     /// is expected.
     pub parent: Option<&'static str>,
+    /// What its keys are called in messages (`field`; `hook` for `on = { ... }`).
+    pub key: &'static str,
     /// Its fields, in the order the docs show them and the validator checks them.
     pub fields: &'static [ShapeField],
 }
@@ -69,11 +79,55 @@ pub static EFFECTS: &[(&str, Effect)] = &[
     ("stun", Effect::Stun),
 ];
 
+/// Attack kinds by the names scripts read (`moment.attack`).
+pub static ATTACK_KINDS: &[(&str, AttackKind)] = &[
+    ("melee", AttackKind::Melee),
+    ("shoot", AttackKind::Shoot),
+    ("overwatch", AttackKind::Overwatch),
+    ("free_attack", AttackKind::FreeAttack),
+    ("fear", AttackKind::Fear),
+];
+
+/// The name scripts read for an attack kind.
+pub(crate) fn attack_name(kind: AttackKind) -> &'static str {
+    ATTACK_KINDS
+        .iter()
+        .find(|(_, k)| *k == kind)
+        .map_or("attack", |(n, _)| n)
+}
+
+/// How long a stat modifier lasts, by the names scripts use (`game:modify`).
+pub static UNTILS: &[(&str, Until)] = &[
+    ("activation", Until::ActivationEnd),
+    ("round", Until::RoundEnd),
+];
+
+/// What `game:modify_attack` changes, by the names scripts use.
+pub static ROLLS: &[(&str, Roll)] = &[("dice", Roll::Attack), ("defence", Roll::Defence)];
+
+/// Statuses by the names scripts use (`game:set_status`).
+pub static STATUSES: &[(&str, StatusName)] = &[
+    ("knocked_down", StatusName::KnockedDown),
+    ("stunned", StatusName::Stunned),
+];
+
+/// Stats a modifier may change, by the names scripts use (`game:modify`).
+pub static STATS: &[(&str, Stat)] = &[
+    ("movement", Stat::Movement),
+    ("melee", Stat::Melee),
+    ("defence", Stat::Defence),
+    ("shoot", Stat::Shoot),
+];
+
+/// Sides by the names scripts use.
+pub static SIDES: &[(&str, Side)] = &[("heroes", Side::Heroes), ("overmind", Side::Overmind)];
+
 /// `behaviour { ... }`.
 pub static BEHAVIOUR_DEF: Shape = Shape {
     name: "BehaviourDef",
     doc: "What `behaviour { ... }` takes: one Alien Behaviour card.",
     parent: None,
+    key: "field",
     fields: &[
         ShapeField {
             name: "id",
@@ -128,6 +182,7 @@ pub static MAKEUP: Shape = Shape {
     name: "Makeup",
     doc: "How a Blip's unit of this type is made up.",
     parent: None,
+    key: "field",
     fields: &[
         ShapeField {
             name: "max",
@@ -151,6 +206,7 @@ pub static BAND: Shape = Shape {
     name: "Band",
     doc: "One range band of a Shoot attack.",
     parent: None,
+    key: "field",
     fields: &[
         ShapeField {
             name: "range",
@@ -174,6 +230,7 @@ pub static SHOOT: Shape = Shape {
     name: "ShootBands",
     doc: "A Shoot attack's two bands; a target within the short range must be shot with the short CV.",
     parent: None,
+    key: "field",
     fields: &[
         ShapeField { name: "short", ty: "Band", doc: "The short band.", required: true, rule: Rule::Table(&BAND) },
         ShapeField { name: "long", ty: "Band", doc: "The long band (its range at least the short one's).", required: true, rule: Rule::Table(&BAND) },
@@ -185,6 +242,7 @@ pub static ALIEN_TYPE_DEF: Shape = Shape {
     name: "AlienTypeDef",
     doc: "What `alien_type { ... }` takes: one Alien Type card (per-model stats).",
     parent: None,
+    key: "field",
     fields: &[
         ShapeField { name: "id", ty: "string", doc: "The id missions and Blips name it by: `a-z`, `0-9`, `_`.", required: true, rule: Rule::Id },
         ShapeField { name: "name", ty: "string", doc: "The name on the card.", required: true, rule: Rule::Str },
@@ -198,6 +256,124 @@ pub static ALIEN_TYPE_DEF: Shape = Shape {
         ShapeField { name: "melee_effects", ty: "Effect[]?", doc: "Special Combat Effects of its Melee attacks.", required: false, rule: Rule::Effects },
         ShapeField { name: "shoot_effects", ty: "Effect[]?", doc: "Special Combat Effects of its Shoot attacks.", required: false, rule: Rule::Effects },
         ShapeField { name: "behaviours", ty: "string[]?", doc: "Ids of the Alien Behaviours it may perform; the Overmind picks one per triggered reveal.", required: false, rule: Rule::Ids },
+        ShapeField { name: "on", ty: "Hooks?", doc: "Abilities of the type: triggers that run for its units' moments (a unit of the type activates, steps, is revealed, attacks, is hurt, is killed).", required: false, rule: Rule::Table(&HOOKS) },
+    ],
+};
+
+/// Token classes by the names scripts use.
+pub static TOKEN_CLASSES: &[&str] = &["hazard", "item", "exploration", "marker"];
+
+/// The type of a hook function, as the stubs show it.
+const HOOK_FN: &str = "(fun(game: Game, moment: Moment))?";
+
+/// `on = { ... }`: a trigger function per hook. The names are `overmind_core::trigger::Hook`'s
+/// (a test checks they are the same list, in the same order).
+pub static HOOKS: Shape = Shape {
+    name: "Hooks",
+    doc: "What `on = { ... }` takes: a function per moment the script acts at, called as \
+          `function(game, moment)` with the same sandbox, budgets and `game.storage` as a \
+          behaviour (one storage per script id). An error ends that call only: what it did \
+          before stands and the log records `trigger_failed` with its `path:line`. A token's \
+          hooks run for moments about a token of its kind, an alien type's and an ability's for \
+          moments about a unit of that type or hero profile, a `trigger { ... }`'s for every \
+          moment of the hook (not those about a token).",
+    parent: None,
+    key: "hook",
+    fields: &[
+        ShapeField { name: "round_start", ty: HOOK_FN, doc: "A round began (round 1: just before its first action). `moment.round`.", required: false, rule: Rule::Func },
+        ShapeField { name: "round_end", ty: HOOK_FN, doc: "The Overmind phase ended, and the round with it. `moment.round`.", required: false, rule: Rule::Func },
+        ShapeField { name: "phase_start", ty: HOOK_FN, doc: "A side's phase began. `moment.side`.", required: false, rule: Rule::Func },
+        ShapeField { name: "phase_end", ty: HOOK_FN, doc: "A side's phase ended. `moment.side`.", required: false, rule: Rule::Func },
+        ShapeField { name: "activation_start", ty: HOOK_FN, doc: "A unit's activation began. `moment.unit`.", required: false, rule: Rule::Func },
+        ShapeField { name: "activation_end", ty: HOOK_FN, doc: "A unit's activation ended. `moment.unit`.", required: false, rule: Rule::Func },
+        ShapeField { name: "step", ty: HOOK_FN, doc: "A model entered a square (entering a building is entering its first square). `moment.unit`, `model`, `at`; for a token's hook also `token`, the token lying there.", required: false, rule: Rule::Func },
+        ShapeField { name: "reveal", ty: HOOK_FN, doc: "A Blip was revealed and its unit placed. `moment.unit` (the revealed unit), `at` (the Blip's square).", required: false, rule: Rule::Func },
+        ShapeField { name: "before_attack", ty: HOOK_FN, doc: "An attack is about to roll: `game:modify_attack` changes its dice or the target's Defence. `moment.unit` (the attacker), `model` (its first attacking model), `at`, `attack`, `target`.", required: false, rule: Rule::Func },
+        ShapeField { name: "after_damage", ty: HOOK_FN, doc: "A model lost Health. `moment.unit` and `model` (the one hurt), `at`, `amount`, `by` (the attacking unit, if any).", required: false, rule: Rule::Func },
+        ShapeField { name: "killed", ty: HOOK_FN, doc: "A model was killed. `moment.unit` (its unit, if any model is left), `model` (the dead model's id, a string), `at` (where it fell), `by` (the killing unit, if any).", required: false, rule: Rule::Func },
+        ShapeField { name: "interact", ty: HOOK_FN, doc: "A model took the Interact action on or next to a token. `moment.unit`, `model`, `at`, `token`.", required: false, rule: Rule::Func },
+        ShapeField { name: "victory_check", ty: HOOK_FN, doc: "After everything that may end the game: `game:declare_winner` ends it. `moment.round`.", required: false, rule: Rule::Func },
+    ],
+};
+
+/// What a hook function is told.
+pub static MOMENT: Shape = Shape {
+    name: "Moment",
+    doc: "What a hook function is told about the moment it runs at (a fresh plain table; each hook says which fields it sets, the others are nil).",
+    parent: None,
+    key: "field",
+    fields: &[
+        ShapeField { name: "unit", ty: "Unit?", doc: "The unit the moment is about.", required: false, rule: Rule::Any },
+        ShapeField { name: "model", ty: "Model|string?", doc: "The model it is about: a handle, or its id when it is no longer on the map (`killed`).", required: false, rule: Rule::Any },
+        ShapeField { name: "at", ty: "Pos?", doc: "The square it happened on.", required: false, rule: Rule::Any },
+        ShapeField { name: "side", ty: "Side?", doc: "`phase_start`, `phase_end`: whose phase.", required: false, rule: Rule::Any },
+        ShapeField { name: "round", ty: "integer", doc: "The round, from 1.", required: true, rule: Rule::Any },
+        ShapeField { name: "token", ty: "Token?", doc: "The token stepped onto or interacted with.", required: false, rule: Rule::Any },
+        ShapeField { name: "attack", ty: "AttackKind?", doc: "`before_attack`: the attack's kind.", required: false, rule: Rule::Any },
+        ShapeField { name: "target", ty: "Model|string?", doc: "`before_attack`: the target model (its id when it is no longer on the map).", required: false, rule: Rule::Any },
+        ShapeField { name: "amount", ty: "integer?", doc: "`after_damage`: the Health lost.", required: false, rule: Rule::Any },
+        ShapeField { name: "by", ty: "string?", doc: "`after_damage`, `killed`: the id of the unit that did it, if a unit did.", required: false, rule: Rule::Any },
+    ],
+};
+
+/// A token in play, as scripts see it.
+pub static TOKEN: Shape = Shape {
+    name: "Token",
+    doc: "A token in play (`game:tokens`, `moment.token`): a fresh plain table, a `Pos` (its square, a carrier's last square while carried), so it passes wherever a square is expected.",
+    parent: Some("Pos"),
+    key: "field",
+    fields: &[
+        ShapeField { name: "id", ty: "string", doc: "The token's id (`game:remove_token`, `game:take_token` take it).", required: true, rule: Rule::Any },
+        ShapeField { name: "kind", ty: "string", doc: "Its kind's id (`token { id = ... }`).", required: true, rule: Rule::Any },
+        ShapeField { name: "class", ty: "TokenClass?", doc: "Its kind's class (nil when the kind is not loaded).", required: false, rule: Rule::Any },
+        ShapeField { name: "x", ty: "integer", doc: "Column.", required: true, rule: Rule::Any },
+        ShapeField { name: "y", ty: "integer", doc: "Row.", required: true, rule: Rule::Any },
+        ShapeField { name: "carried_by", ty: "string?", doc: "The id of the model carrying it, if any.", required: false, rule: Rule::Any },
+    ],
+};
+
+/// `token { ... }`.
+pub static TOKEN_DEF: Shape = Shape {
+    name: "TokenDef",
+    doc: "What `token { ... }` takes: one kind of token on squares (`tokens/*.lua`), placed by missions and scripts.",
+    parent: None,
+    key: "field",
+    fields: &[
+        ShapeField { name: "id", ty: "string", doc: "The id missions and `game:place_token` name it by: `a-z`, `0-9`, `_`.", required: true, rule: Rule::Id },
+        ShapeField { name: "name", ty: "string", doc: "The name players see, e.g. `\"Acid pool\"`.", required: true, rule: Rule::Str },
+        ShapeField { name: "class", ty: "TokenClass", doc: "What it is for.", required: true, rule: Rule::OneOf(TOKEN_CLASSES) },
+        ShapeField { name: "symbol", ty: "string", doc: "How the map draws it: one printable ASCII character, not a letter or digit (those are units) nor one the map uses (`.rgyb#?|-+=:*X`), and not another token kind's.", required: true, rule: Rule::Symbol },
+        ShapeField { name: "text", ty: "string", doc: "What it does, shown to players.", required: true, rule: Rule::Str },
+        ShapeField { name: "on", ty: "Hooks?", doc: "What it does: hooks that run for moments about a token of this kind (`step` onto it, `interact` with it).", required: false, rule: Rule::Table(&HOOKS) },
+    ],
+};
+
+/// `ability { ... }`.
+pub static ABILITY_DEF: Shape = Shape {
+    name: "AbilityDef",
+    doc: "What `ability { ... }` takes: a hero profile's ability (`abilities/*.lua`), triggers that run for moments about that Hero.",
+    parent: None,
+    key: "field",
+    fields: &[
+        ShapeField { name: "id", ty: "string", doc: "The ability's id (its `game.storage` and the log name it): `a-z`, `0-9`, `_`.", required: true, rule: Rule::Id },
+        ShapeField { name: "name", ty: "string", doc: "The name players see.", required: true, rule: Rule::Str },
+        ShapeField { name: "text", ty: "string", doc: "What it does, shown to players.", required: true, rule: Rule::Str },
+        ShapeField { name: "hero", ty: "string", doc: "The id of the hero profile that has it (`heroes/*.toml`; a loaded pack must define it).", required: true, rule: Rule::Id },
+        ShapeField { name: "on", ty: "Hooks", doc: "What it does, hook by hook.", required: true, rule: Rule::Table(&HOOKS) },
+    ],
+};
+
+/// `trigger { ... }`.
+pub static TRIGGER_DEF: Shape = Shape {
+    name: "TriggerDef",
+    doc: "What `trigger { ... }` takes: a game-wide rule of the pack (`triggers/*.lua`), in force in every mission played with it.",
+    parent: None,
+    key: "field",
+    fields: &[
+        ShapeField { name: "id", ty: "string", doc: "The rule's id (its `game.storage` and the log name it): `a-z`, `0-9`, `_`.", required: true, rule: Rule::Id },
+        ShapeField { name: "name", ty: "string", doc: "The name players see.", required: true, rule: Rule::Str },
+        ShapeField { name: "text", ty: "string", doc: "What it does, shown to players.", required: true, rule: Rule::Str },
+        ShapeField { name: "on", ty: "Hooks", doc: "What it does, hook by hook: every moment of the hook (not those about a token).", required: true, rule: Rule::Table(&HOOKS) },
     ],
 };
 
@@ -206,6 +382,7 @@ pub static POS: Shape = Shape {
     name: "Pos",
     doc: "A square of the map. Any table with whole-number `x` and `y` is accepted where a square is expected.",
     parent: None,
+    key: "field",
     fields: &[
         ShapeField { name: "x", ty: "integer", doc: "Column, 0 at the left.", required: true, rule: Rule::Any },
         ShapeField { name: "y", ty: "integer", doc: "Row, 0 at the top.", required: true, rule: Rule::Any },
@@ -217,6 +394,7 @@ pub static SQUARE: Shape = Shape {
     name: "Square",
     doc: "A reachable square (`Model:reachable`, `Model:reachable_away_from`): a `Pos` with the steps to reach it; it passes wherever a `Pos` is expected.",
     parent: Some("Pos"),
+    key: "field",
     fields: &[
         ShapeField {
             name: "x",
@@ -247,6 +425,7 @@ pub static ATTACK_OPTIONS: Shape = Shape {
     name: "AttackOptions",
     doc: "Options of an attack.",
     parent: None,
+    key: "field",
     fields: &[ShapeField {
         name: "penalty",
         ty: "integer?",
@@ -263,6 +442,12 @@ pub static SHAPES: &[&Shape] = &[
     &MAKEUP,
     &SHOOT,
     &BAND,
+    &TOKEN_DEF,
+    &ABILITY_DEF,
+    &TRIGGER_DEF,
+    &HOOKS,
+    &MOMENT,
+    &TOKEN,
     &POS,
     &SQUARE,
     &ATTACK_OPTIONS,
@@ -311,7 +496,26 @@ fn expectation(rule: &Rule) -> String {
         ),
         Rule::Effects => format!("an array of effects ({})", effect_names()),
         Rule::Ids => "an array of ids".into(),
+        Rule::OneOf(names) => format!("one of {}", names.join(", ")),
+        Rule::Symbol => format!(
+            "one printable ASCII character that is not a letter, a digit, a space or one the map \
+             uses ({})",
+            overmind_core::token::RESERVED_SYMBOLS
+        ),
         Rule::Any => "a value".into(),
+    }
+}
+
+/// A token symbol the map can draw: see [`Rule::Symbol`].
+pub(crate) fn is_symbol(s: &str) -> bool {
+    let mut chars = s.chars();
+    match (chars.next(), chars.next()) {
+        (Some(c), None) => {
+            c.is_ascii_graphic()
+                && !c.is_ascii_alphanumeric()
+                && !overmind_core::token::RESERVED_SYMBOLS.contains(c)
+        }
+        _ => false,
     }
 }
 
@@ -390,13 +594,13 @@ fn check_into(t: &Table, shape: &Shape, path: &[String], out: &mut Vec<Invalid>)
     for (k, near) in unknown {
         let hint = match near {
             Some(n) => format!("did you mean {n}?"),
-            None => format!("fields: {}", names().collect::<Vec<_>>().join(", ")),
+            None => format!("{}s: {}", shape.key, names().collect::<Vec<_>>().join(", ")),
         };
         let mut here = path.to_vec();
         here.push(k.trim_matches('\'').to_string());
         out.push(Invalid::new(
             here,
-            format!("unknown field {k}{at} ({hint})"),
+            format!("unknown {} {k}{at} ({hint})", shape.key),
         ));
     }
 }
@@ -415,6 +619,24 @@ fn check_value(v: &Value, rule: &Rule, here: &[String], out: &mut Vec<Invalid>) 
         Rule::Id => matches!(v, Value::String(s) if is_id(&s.to_string_lossy())),
         Rule::Int { min, max } => as_int(v).is_some_and(|n| (*min..=*max).contains(&n)),
         Rule::Func => matches!(v, Value::Function(_)),
+        Rule::Symbol => matches!(v, Value::String(s) if is_symbol(&s.to_string_lossy())),
+        Rule::OneOf(names) => match v {
+            Value::String(s) if names.iter().any(|n| s.as_bytes().as_ref() == n.as_bytes()) => true,
+            Value::String(s) => {
+                let near = crate::problem::nearest(&s.to_string_lossy(), names.iter().copied())
+                    .map_or_else(String::new, |n| format!(" (did you mean {n}?)"));
+                out.push(Invalid::new(
+                    here.to_vec(),
+                    format!(
+                        "{name} must be {}, found {}{near}",
+                        expectation(rule),
+                        describe(v)
+                    ),
+                ));
+                true
+            }
+            _ => false,
+        },
         Rule::Table(shape) => match v {
             Value::Table(t) => {
                 check_into(t, shape, here, out);
