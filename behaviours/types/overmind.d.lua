@@ -483,7 +483,7 @@ local Rules = {}
 ---@field melee_effects Effect[]? Special Combat Effects of its Melee attacks.
 ---@field shoot_effects Effect[]? Special Combat Effects of its Shoot attacks.
 ---@field behaviours string[]? Ids of the Alien Behaviours it may perform; the Overmind picks one per triggered reveal.
----@field on Hooks? Abilities of the type: triggers that run for its units' moments (a unit of the type activates, steps, is revealed, attacks, is hurt, is killed).
+---@field on AlienHooks? Abilities of the type: triggers that run for its units' moments (a unit of the type activates, steps, is revealed, attacks, is hurt, is killed).
 
 ---How a Blip's unit of this type is made up.
 ---@class Makeup
@@ -508,7 +508,7 @@ local Rules = {}
 ---@field class TokenClass What it is for.
 ---@field symbol string How the map draws it: one printable ASCII character, not a letter or digit (those are units) nor one the map uses (`.rgyb#?|-+=:*X`), and not another token kind's.
 ---@field text string What it does, shown to players.
----@field on Hooks? What it does: hooks that run for moments about a token of this kind (`step` onto it, `interact` with it).
+---@field on TokenHooks? What it does: hooks that run for moments about a token of this kind (`step` onto it, `interact` with it).
 
 ---What `ability { ... }` takes: a hero profile's ability (`abilities/*.lua`), triggers that run
 ---for moments about that Hero.
@@ -517,7 +517,7 @@ local Rules = {}
 ---@field name string The name players see.
 ---@field text string What it does, shown to players.
 ---@field hero string The id of the hero profile that has it (`heroes/*.toml`; a loaded pack must define it).
----@field on Hooks What it does, hook by hook.
+---@field on AbilityHooks What it does, hook by hook.
 
 ---What `trigger { ... }` takes: a game-wide rule of the pack (`triggers/*.lua`), in force in every
 ---mission played with it.
@@ -527,40 +527,98 @@ local Rules = {}
 ---@field text string What it does, shown to players.
 ---@field on Hooks What it does, hook by hook: every moment of the hook (not those about a token).
 
----What `on = { ... }` takes: a function per moment the script acts at, called as `function(game,
----moment)` with the same sandbox, budgets and `game.storage` as a behaviour (one storage per
----script id). An error ends that call only: what it did before stands and the log records
----`trigger_failed` with its `path:line`. A token's hooks run for moments about a token of its
----kind, an alien type's and an ability's for moments about a unit of that type or hero profile, a
----`trigger { ... }`'s for every moment of the hook (not those about a token).
+---What `on = { ... }` of a `trigger { ... }` takes: a function per moment the rule acts at, called
+---as `function(game, moment)` for every such moment of the game (not those about a token), with
+---the same sandbox, budgets and `game.storage` as a behaviour (one storage per script id). An
+---error ends that call only: what it did before stands and the log records `trigger_failed` with
+---its `path:line`.
 ---@class Hooks
----@field round_start (fun(game: Game, moment: Moment))? A round began (round 1: just before its first action). `moment.round`.
----@field round_end (fun(game: Game, moment: Moment))? The Overmind phase ended, and the round with it. `moment.round`.
----@field phase_start (fun(game: Game, moment: Moment))? A side's phase began. `moment.side`.
----@field phase_end (fun(game: Game, moment: Moment))? A side's phase ended. `moment.side`.
----@field activation_start (fun(game: Game, moment: Moment))? A unit's activation began. `moment.unit`.
----@field activation_end (fun(game: Game, moment: Moment))? A unit's activation ended. `moment.unit`.
----@field step (fun(game: Game, moment: Moment))? A model entered a square (entering a building is entering its first square). `moment.unit`, `model`, `at`; for a token's hook also `token`, the token lying there.
----@field reveal (fun(game: Game, moment: Moment))? A Blip was revealed and its unit placed. `moment.unit` (the revealed unit), `at` (the Blip's square).
----@field before_attack (fun(game: Game, moment: Moment))? An attack is about to roll: `game:modify_attack` changes its dice or the target's Defence. `moment.unit` (the attacker), `model` (its first attacking model), `at`, `attack`, `target`.
----@field after_damage (fun(game: Game, moment: Moment))? A model lost Health. `moment.unit` and `model` (the one hurt), `at`, `amount`, `by` (the attacking unit, if any).
----@field killed (fun(game: Game, moment: Moment))? A model was killed. `moment.unit` (its unit, if any model is left), `model` (the dead model's id, a string), `at` (where it fell), `by` (the killing unit, if any).
----@field interact (fun(game: Game, moment: Moment))? A model took the Interact action on or next to a token. `moment.unit`, `model`, `at`, `token`.
----@field victory_check (fun(game: Game, moment: Moment))? After everything that may end the game: `game:declare_winner` ends it. `moment.round`.
+---@field round_start (fun(game: Game, moment: Moment))? A round began (round 1: just before its first action).
+---@field round_end (fun(game: Game, moment: Moment))? The Overmind phase ended, and the round with it.
+---@field phase_start (fun(game: Game, moment: PhaseMoment))? A side's phase began.
+---@field phase_end (fun(game: Game, moment: PhaseMoment))? A side's phase ended.
+---@field activation_start (fun(game: Game, moment: UnitMoment))? A unit's activation began (with its first action).
+---@field activation_end (fun(game: Game, moment: UnitMoment))? A unit's activation ended.
+---@field step (fun(game: Game, moment: StepMoment))? A model entered a square, moving or moved (entering a building is entering its first square): every square of a path. Killing, stunning, knocking down or moving the model stops its move there.
+---@field reveal (fun(game: Game, moment: RevealMoment))? A Blip was revealed and its unit placed.
+---@field before_attack (fun(game: Game, moment: AttackMoment))? An attack is about to roll (the unit is the attacker's): `game:modify_attack` changes its dice or the target's Defence.
+---@field after_damage (fun(game: Game, moment: DamageMoment))? A model lost Health (once per model per attack or effect).
+---@field killed (fun(game: Game, moment: KilledMoment))? A model was killed.
+---@field victory_check (fun(game: Game, moment: Moment))? After everything that may end the game: `game:declare_winner` ends it.
 
----What a hook function is told about the moment it runs at (a fresh plain table; each hook says
----which fields it sets, the others are nil).
+---What `on = { ... }` of an `alien_type { ... }` takes: hooks (as `Hooks`) that run for the
+---moments about a unit of the type: it activates, steps, is revealed, attacks, is hurt, is killed.
+---@class AlienHooks
+---@field activation_start (fun(game: Game, moment: UnitMoment))? A unit's activation began (with its first action).
+---@field activation_end (fun(game: Game, moment: UnitMoment))? A unit's activation ended.
+---@field step (fun(game: Game, moment: StepMoment))? A model entered a square, moving or moved (entering a building is entering its first square): every square of a path. Killing, stunning, knocking down or moving the model stops its move there.
+---@field reveal (fun(game: Game, moment: RevealMoment))? A Blip was revealed and its unit placed.
+---@field before_attack (fun(game: Game, moment: AttackMoment))? An attack is about to roll (the unit is the attacker's): `game:modify_attack` changes its dice or the target's Defence.
+---@field after_damage (fun(game: Game, moment: DamageMoment))? A model lost Health (once per model per attack or effect).
+---@field killed (fun(game: Game, moment: KilledMoment))? A model was killed.
+
+---What `on = { ... }` of an `ability { ... }` takes: hooks (as `Hooks`) that run for the moments
+---about a Hero of the ability's profile: it activates, steps, attacks, is hurt, is killed.
+---@class AbilityHooks
+---@field activation_start (fun(game: Game, moment: UnitMoment))? A unit's activation began (with its first action).
+---@field activation_end (fun(game: Game, moment: UnitMoment))? A unit's activation ended.
+---@field step (fun(game: Game, moment: StepMoment))? A model entered a square, moving or moved (entering a building is entering its first square): every square of a path. Killing, stunning, knocking down or moving the model stops its move there.
+---@field before_attack (fun(game: Game, moment: AttackMoment))? An attack is about to roll (the unit is the attacker's): `game:modify_attack` changes its dice or the target's Defence.
+---@field after_damage (fun(game: Game, moment: DamageMoment))? A model lost Health (once per model per attack or effect).
+---@field killed (fun(game: Game, moment: KilledMoment))? A model was killed.
+
+---What `on = { ... }` of a `token { ... }` takes: hooks (as `Hooks`) that run for the moments
+---about a token of the kind.
+---@class TokenHooks
+---@field step (fun(game: Game, moment: TokenMoment))? A model entered the token's square (as `step` of the other hooks, once per token there).
+---@field interact (fun(game: Game, moment: TokenMoment))? A model took the Interact action on the token's square or next to it (a token with this hook makes the action legal there, for either side).
+
+---What a hook function is told about the moment it runs at: a fresh plain table (`round_start`,
+---`round_end`, `victory_check`: only the round). The other moments are kinds of it.
 ---@class Moment
----@field unit Unit? The unit the moment is about.
----@field model Model|string? The model it is about: a handle, or its id when it is no longer on the map (`killed`).
----@field at Pos? The square it happened on.
----@field side Side? `phase_start`, `phase_end`: whose phase.
 ---@field round integer The round, from 1.
----@field token Token? The token stepped onto or interacted with.
----@field attack AttackKind? `before_attack`: the attack's kind.
----@field target Model|string? `before_attack`: the target model (its id when it is no longer on the map).
----@field amount integer? `after_damage`: the Health lost.
----@field by string? `after_damage`, `killed`: the id of the unit that did it, if a unit did.
+
+---`phase_start`, `phase_end`: whose phase.
+---@class PhaseMoment: Moment
+---@field side Side Whose phase.
+
+---`activation_start`, `activation_end`: the unit.
+---@class UnitMoment: Moment
+---@field unit Unit The unit the moment is about.
+
+---`reveal`: the revealed unit and the Blip's square.
+---@class RevealMoment: UnitMoment
+---@field at Pos The square.
+
+---`step`: the model that entered a square, its unit, and the square.
+---@class StepMoment: UnitMoment
+---@field model Model The model (its id instead, a string, if an earlier trigger of the moment took it off the map).
+---@field at Pos The square.
+
+---A token's `step` and `interact`: the model, its unit, its square, and the token.
+---@class TokenMoment: StepMoment
+---@field token Token The token stepped onto or interacted with.
+
+---`before_attack`: the attacking unit, its first attacking model and its square, the attack and
+---its target.
+---@class AttackMoment: UnitMoment
+---@field model Model The model (its id instead, a string, if an earlier trigger of the moment took it off the map).
+---@field at Pos The square.
+---@field attack AttackKind The attack's kind.
+---@field target Model The target model.
+
+---`after_damage`: the model hurt and how much.
+---@class DamageMoment: UnitMoment
+---@field model Model|string The model hurt: a handle, or its id (a string) when the damage killed it.
+---@field at Pos? Its square (nil when it was killed).
+---@field amount integer Health lost.
+---@field by string? The id of the attacking unit, if a unit's attack did it.
+
+---`killed`: the dead model, where it fell, and who killed it.
+---@class KilledMoment: UnitMoment
+---@field model string The dead model's id (it is gone from the map).
+---@field at Pos Where it fell.
+---@field by string? The id of the unit that killed it, if a unit did.
 
 ---A token in play (`game:tokens`, `moment.token`): a fresh plain table, a `Pos` (its square, a
 ---carrier's last square while carried), so it passes wherever a square is expected.

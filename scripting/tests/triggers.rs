@@ -509,6 +509,17 @@ fn check_reports_unknown_hooks_bad_symbols_and_unknown_heroes_at_their_lines() {
         "abilities/field_medic.lua",
         &FIELD_MEDIC.replace("hero = \"medic\"", "hero = \"medik\""),
     );
+    pack.write(
+        "aliens/ticker.lua",
+        r#"return alien_type {
+  id = "ticker", name = "Ticker", unit = { max = 1 },
+  movement = 2, melee = 1, defence = 0, health = 1,
+  on = {
+    round_start = function() end,
+  },
+}
+"#,
+    );
     let found: Vec<(String, usize, String)> = pack
         .problems()
         .iter()
@@ -552,7 +563,12 @@ fn check_reports_unknown_hooks_bad_symbols_and_unknown_heroes_at_their_lines() {
         5,
         &["hero profile \"medik\"", "did you mean medic?"],
     );
-    assert_eq!(found.len(), 6, "{found:#?}");
+    has(
+        "aliens/ticker.lua",
+        5,
+        &["hook 'round_start' in on never runs for an alien type (its hooks: activation_start,"],
+    );
+    assert_eq!(found.len(), 7, "{found:#?}");
 }
 
 /// Effects as the rules check them: each refuses what the rules forbid with a message naming
@@ -703,4 +719,105 @@ fn victory_check_may_declare_a_winner_and_spawns_enter_play() {
         e,
         Event::Effect { source, change: Change::Win { winner: Side::Overmind, .. } } if source == "siege"
     )));
+}
+
+#[test]
+fn a_hook_that_spends_its_budget_fails_alone_and_play_goes_on() {
+    let pack = Pack::new();
+    pack.write("tokens/acid.lua", ACID);
+    pack.write(
+        "tokens/snare.lua",
+        r#"return token {
+  id = "snare", name = "Snare", class = "hazard", symbol = "^",
+  text = "Holds forever.",
+  on = {
+    step = function(game, moment)
+      game:set_status(moment.model, "stunned", true)
+      while true do
+      end
+    end,
+  },
+}
+"#,
+    );
+    let set = pack.load();
+    let mut g = game(&set, &[("T", "trooper", 0, 0)]);
+    lay(&mut g, "s1", "snare", 1, 0);
+    lay(&mut g, "a1", "acid", 1, 0);
+    let ev = act(&mut g, &set, walk("T", &[], (1, 0)));
+    let failed = failures(&ev);
+    assert_eq!(failed.len(), 1, "{ev:#?}");
+    assert_eq!((failed[0].0.as_str(), failed[0].1), ("snare", Hook::Step));
+    assert!(
+        failed[0]
+            .2
+            .contains("tokens/snare.lua:7: instruction budget exhausted"),
+        "{}",
+        failed[0].2
+    );
+    let t = model(&g, "T");
+    assert!(t.status.stunned, "what it did before stands");
+    assert_eq!(
+        t.health, 6,
+        "the acid on the same square runs after it: one failing hook stops no other"
+    );
+    act(&mut g, &set, Action::End);
+    assert!(!g.state.is_over());
+}
+
+#[test]
+fn an_alien_file_reloaded_replaces_its_hooks_where_they_were() {
+    let pack = Pack::new();
+    pack.write("tokens/goo.lua", GOO);
+    pack.write("tokens/acid.lua", ACID);
+    let bloater = pack.write("aliens/bloater.lua", BLOATER);
+    pack.write(
+        "triggers/clock.lua",
+        r#"return trigger {
+  id = "clock", name = "Clock", text = "Counts rounds.",
+  on = { round_end = function(game) game:log("tick") end },
+}
+"#,
+    );
+    let mut set = pack.load();
+    let order = |set: &PackSet| -> Vec<String> {
+        set.content
+            .triggers
+            .iter()
+            .map(|t| format!("{}.{}", t.source, t.hook.name()))
+            .collect()
+    };
+    assert_eq!(
+        order(&set),
+        ["bloater.killed", "acid.step", "clock.round_end"]
+    );
+    let two = BLOATER.replace(
+        "  on = {\n",
+        "  on = {\n    reveal = function(game) game:log(\"pop\") end,\n",
+    );
+    fs::write(&bloater, two).expect("write");
+    assert!(matches!(
+        set.reload(&bloater),
+        Reload::Updated {
+            kind: Kind::Alien,
+            ..
+        }
+    ));
+    assert_eq!(
+        order(&set),
+        [
+            "bloater.reveal",
+            "bloater.killed",
+            "acid.step",
+            "clock.round_end"
+        ],
+        "in the alien's place, in hook order"
+    );
+    fs::write(&bloater, GRUNT.replace("grunt", "bloater")).expect("write");
+    assert!(matches!(set.reload(&bloater), Reload::Updated { .. }));
+    assert_eq!(order(&set), ["acid.step", "clock.round_end"]);
+    // A broken version changes nothing.
+    fs::write(&bloater, "return alien_type {").expect("write");
+    assert!(matches!(set.reload(&bloater), Reload::Failed(_)));
+    assert_eq!(order(&set), ["acid.step", "clock.round_end"]);
 }

@@ -6,6 +6,7 @@ use super::args::{as_int, describe, describe_key};
 use mlua::{Table, Value};
 use overmind_core::event::{AttackKind, Roll};
 use overmind_core::state::{Stat, StatusName, Until};
+use overmind_core::trigger::Hook;
 use overmind_core::Effect;
 use overmind_core::Side;
 
@@ -256,63 +257,376 @@ pub static ALIEN_TYPE_DEF: Shape = Shape {
         ShapeField { name: "melee_effects", ty: "Effect[]?", doc: "Special Combat Effects of its Melee attacks.", required: false, rule: Rule::Effects },
         ShapeField { name: "shoot_effects", ty: "Effect[]?", doc: "Special Combat Effects of its Shoot attacks.", required: false, rule: Rule::Effects },
         ShapeField { name: "behaviours", ty: "string[]?", doc: "Ids of the Alien Behaviours it may perform; the Overmind picks one per triggered reveal.", required: false, rule: Rule::Ids },
-        ShapeField { name: "on", ty: "Hooks?", doc: "Abilities of the type: triggers that run for its units' moments (a unit of the type activates, steps, is revealed, attacks, is hurt, is killed).", required: false, rule: Rule::Table(&HOOKS) },
+        ShapeField { name: "on", ty: "AlienHooks?", doc: "Abilities of the type: triggers that run for its units' moments (a unit of the type activates, steps, is revealed, attacks, is hurt, is killed).", required: false, rule: Rule::Table(&ALIEN_HOOKS) },
     ],
 };
 
 /// Token classes by the names scripts use.
 pub static TOKEN_CLASSES: &[&str] = &["hazard", "item", "exploration", "marker"];
 
-/// The type of a hook function, as the stubs show it.
-const HOOK_FN: &str = "(fun(game: Game, moment: Moment))?";
+/// One hook of an `on = { ... }` table: its name, what its function is told, and when.
+const fn hook(name: &'static str, ty: &'static str, doc: &'static str) -> ShapeField {
+    ShapeField {
+        name,
+        ty,
+        doc,
+        required: false,
+        rule: Rule::Func,
+    }
+}
 
-/// `on = { ... }`: a trigger function per hook. The names are `overmind_core::trigger::Hook`'s
-/// (a test checks they are the same list, in the same order).
+const ROUND_START: ShapeField = hook(
+    "round_start",
+    "(fun(game: Game, moment: Moment))?",
+    "A round began (round 1: just before its first action).",
+);
+const ROUND_END: ShapeField = hook(
+    "round_end",
+    "(fun(game: Game, moment: Moment))?",
+    "The Overmind phase ended, and the round with it.",
+);
+const PHASE_START: ShapeField = hook(
+    "phase_start",
+    "(fun(game: Game, moment: PhaseMoment))?",
+    "A side's phase began.",
+);
+const PHASE_END: ShapeField = hook(
+    "phase_end",
+    "(fun(game: Game, moment: PhaseMoment))?",
+    "A side's phase ended.",
+);
+const ACTIVATION_START: ShapeField = hook(
+    "activation_start",
+    "(fun(game: Game, moment: UnitMoment))?",
+    "A unit's activation began (with its first action).",
+);
+const ACTIVATION_END: ShapeField = hook(
+    "activation_end",
+    "(fun(game: Game, moment: UnitMoment))?",
+    "A unit's activation ended.",
+);
+const STEP: ShapeField = hook(
+    "step",
+    "(fun(game: Game, moment: StepMoment))?",
+    "A model entered a square, moving or moved (entering a building is entering its first \
+     square): every square of a path. Killing, stunning, knocking down or moving the model \
+     stops its move there.",
+);
+const REVEAL: ShapeField = hook(
+    "reveal",
+    "(fun(game: Game, moment: RevealMoment))?",
+    "A Blip was revealed and its unit placed.",
+);
+const BEFORE_ATTACK: ShapeField = hook(
+    "before_attack",
+    "(fun(game: Game, moment: AttackMoment))?",
+    "An attack is about to roll (the unit is the attacker's): `game:modify_attack` changes \
+     its dice or the target's Defence.",
+);
+const AFTER_DAMAGE: ShapeField = hook(
+    "after_damage",
+    "(fun(game: Game, moment: DamageMoment))?",
+    "A model lost Health (once per model per attack or effect).",
+);
+const KILLED: ShapeField = hook(
+    "killed",
+    "(fun(game: Game, moment: KilledMoment))?",
+    "A model was killed.",
+);
+const VICTORY_CHECK: ShapeField = hook(
+    "victory_check",
+    "(fun(game: Game, moment: Moment))?",
+    "After everything that may end the game: `game:declare_winner` ends it.",
+);
+const TOKEN_STEP: ShapeField = hook(
+    "step",
+    "(fun(game: Game, moment: TokenMoment))?",
+    "A model entered the token's square (as `step` of the other hooks, once per token there).",
+);
+const TOKEN_INTERACT: ShapeField = hook(
+    "interact",
+    "(fun(game: Game, moment: TokenMoment))?",
+    "A model took the Interact action on the token's square or next to it (a token with this \
+     hook makes the action legal there, for either side).",
+);
+
+/// `on = { ... }` of `trigger { ... }`: every moment of each hook that is not about a token.
+/// The names are `overmind_core::trigger::Hook`'s (a test checks them).
 pub static HOOKS: Shape = Shape {
     name: "Hooks",
-    doc: "What `on = { ... }` takes: a function per moment the script acts at, called as \
-          `function(game, moment)` with the same sandbox, budgets and `game.storage` as a \
-          behaviour (one storage per script id). An error ends that call only: what it did \
-          before stands and the log records `trigger_failed` with its `path:line`. A token's \
-          hooks run for moments about a token of its kind, an alien type's and an ability's for \
-          moments about a unit of that type or hero profile, a `trigger { ... }`'s for every \
-          moment of the hook (not those about a token).",
+    doc: "What `on = { ... }` of a `trigger { ... }` takes: a function per moment the rule acts \
+          at, called as `function(game, moment)` for every such moment of the game (not those \
+          about a token), with the same sandbox, budgets and `game.storage` as a behaviour (one \
+          storage per script id). An error ends that call only: what it did before stands and \
+          the log records `trigger_failed` with its `path:line`.",
     parent: None,
     key: "hook",
     fields: &[
-        ShapeField { name: "round_start", ty: HOOK_FN, doc: "A round began (round 1: just before its first action). `moment.round`.", required: false, rule: Rule::Func },
-        ShapeField { name: "round_end", ty: HOOK_FN, doc: "The Overmind phase ended, and the round with it. `moment.round`.", required: false, rule: Rule::Func },
-        ShapeField { name: "phase_start", ty: HOOK_FN, doc: "A side's phase began. `moment.side`.", required: false, rule: Rule::Func },
-        ShapeField { name: "phase_end", ty: HOOK_FN, doc: "A side's phase ended. `moment.side`.", required: false, rule: Rule::Func },
-        ShapeField { name: "activation_start", ty: HOOK_FN, doc: "A unit's activation began. `moment.unit`.", required: false, rule: Rule::Func },
-        ShapeField { name: "activation_end", ty: HOOK_FN, doc: "A unit's activation ended. `moment.unit`.", required: false, rule: Rule::Func },
-        ShapeField { name: "step", ty: HOOK_FN, doc: "A model entered a square (entering a building is entering its first square). `moment.unit`, `model`, `at`; for a token's hook also `token`, the token lying there.", required: false, rule: Rule::Func },
-        ShapeField { name: "reveal", ty: HOOK_FN, doc: "A Blip was revealed and its unit placed. `moment.unit` (the revealed unit), `at` (the Blip's square).", required: false, rule: Rule::Func },
-        ShapeField { name: "before_attack", ty: HOOK_FN, doc: "An attack is about to roll: `game:modify_attack` changes its dice or the target's Defence. `moment.unit` (the attacker), `model` (its first attacking model), `at`, `attack`, `target`.", required: false, rule: Rule::Func },
-        ShapeField { name: "after_damage", ty: HOOK_FN, doc: "A model lost Health. `moment.unit` and `model` (the one hurt), `at`, `amount`, `by` (the attacking unit, if any).", required: false, rule: Rule::Func },
-        ShapeField { name: "killed", ty: HOOK_FN, doc: "A model was killed. `moment.unit` (its unit, if any model is left), `model` (the dead model's id, a string), `at` (where it fell), `by` (the killing unit, if any).", required: false, rule: Rule::Func },
-        ShapeField { name: "interact", ty: HOOK_FN, doc: "A model took the Interact action on or next to a token. `moment.unit`, `model`, `at`, `token`.", required: false, rule: Rule::Func },
-        ShapeField { name: "victory_check", ty: HOOK_FN, doc: "After everything that may end the game: `game:declare_winner` ends it. `moment.round`.", required: false, rule: Rule::Func },
+        ROUND_START,
+        ROUND_END,
+        PHASE_START,
+        PHASE_END,
+        ACTIVATION_START,
+        ACTIVATION_END,
+        STEP,
+        REVEAL,
+        BEFORE_ATTACK,
+        AFTER_DAMAGE,
+        KILLED,
+        VICTORY_CHECK,
     ],
 };
 
-/// What a hook function is told.
+/// `on = { ... }` of an alien type: the moments about its units.
+pub static ALIEN_HOOKS: Shape = Shape {
+    name: "AlienHooks",
+    doc: "What `on = { ... }` of an `alien_type { ... }` takes: hooks (as `Hooks`) that run for \
+          the moments about a unit of the type: it activates, steps, is revealed, attacks, is \
+          hurt, is killed.",
+    parent: None,
+    key: "hook",
+    fields: &[
+        ACTIVATION_START,
+        ACTIVATION_END,
+        STEP,
+        REVEAL,
+        BEFORE_ATTACK,
+        AFTER_DAMAGE,
+        KILLED,
+    ],
+};
+
+/// `on = { ... }` of an ability: the moments about Heroes of its profile.
+pub static ABILITY_HOOKS: Shape = Shape {
+    name: "AbilityHooks",
+    doc: "What `on = { ... }` of an `ability { ... }` takes: hooks (as `Hooks`) that run for the \
+          moments about a Hero of the ability's profile: it activates, steps, attacks, is hurt, \
+          is killed.",
+    parent: None,
+    key: "hook",
+    fields: &[
+        ACTIVATION_START,
+        ACTIVATION_END,
+        STEP,
+        BEFORE_ATTACK,
+        AFTER_DAMAGE,
+        KILLED,
+    ],
+};
+
+/// `on = { ... }` of a token kind: the moments about a token of the kind.
+pub static TOKEN_HOOKS: Shape = Shape {
+    name: "TokenHooks",
+    doc: "What `on = { ... }` of a `token { ... }` takes: hooks (as `Hooks`) that run for the \
+          moments about a token of the kind.",
+    parent: None,
+    key: "hook",
+    fields: &[TOKEN_STEP, TOKEN_INTERACT],
+};
+
+/// The definition a hook shape belongs to, for messages.
+fn hooks_of(shape: &Shape) -> &'static str {
+    match shape.name {
+        "AlienHooks" => "an alien type",
+        "AbilityHooks" => "an ability",
+        "TokenHooks" => "a token kind",
+        _ => "a trigger",
+    }
+}
+
+const ROUND: ShapeField = ShapeField {
+    name: "round",
+    ty: "integer",
+    doc: "The round, from 1.",
+    required: true,
+    rule: Rule::Any,
+};
+const UNIT: ShapeField = ShapeField {
+    name: "unit",
+    ty: "Unit",
+    doc: "The unit the moment is about.",
+    required: true,
+    rule: Rule::Any,
+};
+const AT: ShapeField = ShapeField {
+    name: "at",
+    ty: "Pos",
+    doc: "The square.",
+    required: true,
+    rule: Rule::Any,
+};
+const MODEL: ShapeField = ShapeField {
+    name: "model",
+    ty: "Model",
+    doc: "The model (its id instead, a string, if an earlier trigger of the moment took it off \
+          the map).",
+    required: true,
+    rule: Rule::Any,
+};
+
+/// What a hook function is told: every moment's round.
 pub static MOMENT: Shape = Shape {
     name: "Moment",
-    doc: "What a hook function is told about the moment it runs at (a fresh plain table; each hook says which fields it sets, the others are nil).",
+    doc: "What a hook function is told about the moment it runs at: a fresh plain table \
+          (`round_start`, `round_end`, `victory_check`: only the round). The other moments are \
+          kinds of it.",
     parent: None,
     key: "field",
+    fields: &[ROUND],
+};
+
+/// `phase_start`, `phase_end`.
+pub static PHASE_MOMENT: Shape = Shape {
+    name: "PhaseMoment",
+    doc: "`phase_start`, `phase_end`: whose phase.",
+    parent: Some("Moment"),
+    key: "field",
     fields: &[
-        ShapeField { name: "unit", ty: "Unit?", doc: "The unit the moment is about.", required: false, rule: Rule::Any },
-        ShapeField { name: "model", ty: "Model|string?", doc: "The model it is about: a handle, or its id when it is no longer on the map (`killed`).", required: false, rule: Rule::Any },
-        ShapeField { name: "at", ty: "Pos?", doc: "The square it happened on.", required: false, rule: Rule::Any },
-        ShapeField { name: "side", ty: "Side?", doc: "`phase_start`, `phase_end`: whose phase.", required: false, rule: Rule::Any },
-        ShapeField { name: "round", ty: "integer", doc: "The round, from 1.", required: true, rule: Rule::Any },
-        ShapeField { name: "token", ty: "Token?", doc: "The token stepped onto or interacted with.", required: false, rule: Rule::Any },
-        ShapeField { name: "attack", ty: "AttackKind?", doc: "`before_attack`: the attack's kind.", required: false, rule: Rule::Any },
-        ShapeField { name: "target", ty: "Model|string?", doc: "`before_attack`: the target model (its id when it is no longer on the map).", required: false, rule: Rule::Any },
-        ShapeField { name: "amount", ty: "integer?", doc: "`after_damage`: the Health lost.", required: false, rule: Rule::Any },
-        ShapeField { name: "by", ty: "string?", doc: "`after_damage`, `killed`: the id of the unit that did it, if a unit did.", required: false, rule: Rule::Any },
+        ROUND,
+        ShapeField {
+            name: "side",
+            ty: "Side",
+            doc: "Whose phase.",
+            required: true,
+            rule: Rule::Any,
+        },
+    ],
+};
+
+/// `activation_start`, `activation_end`.
+pub static UNIT_MOMENT: Shape = Shape {
+    name: "UnitMoment",
+    doc: "`activation_start`, `activation_end`: the unit.",
+    parent: Some("Moment"),
+    key: "field",
+    fields: &[ROUND, UNIT],
+};
+
+/// `reveal`.
+pub static REVEAL_MOMENT: Shape = Shape {
+    name: "RevealMoment",
+    doc: "`reveal`: the revealed unit and the Blip's square.",
+    parent: Some("UnitMoment"),
+    key: "field",
+    fields: &[ROUND, UNIT, AT],
+};
+
+/// `step`.
+pub static STEP_MOMENT: Shape = Shape {
+    name: "StepMoment",
+    doc: "`step`: the model that entered a square, its unit, and the square.",
+    parent: Some("UnitMoment"),
+    key: "field",
+    fields: &[ROUND, UNIT, MODEL, AT],
+};
+
+/// A token's `step` and `interact`.
+pub static TOKEN_MOMENT: Shape = Shape {
+    name: "TokenMoment",
+    doc: "A token's `step` and `interact`: the model, its unit, its square, and the token.",
+    parent: Some("StepMoment"),
+    key: "field",
+    fields: &[
+        ROUND,
+        UNIT,
+        MODEL,
+        AT,
+        ShapeField {
+            name: "token",
+            ty: "Token",
+            doc: "The token stepped onto or interacted with.",
+            required: true,
+            rule: Rule::Any,
+        },
+    ],
+};
+
+/// `before_attack`.
+pub static ATTACK_MOMENT: Shape = Shape {
+    name: "AttackMoment",
+    doc: "`before_attack`: the attacking unit, its first attacking model and its square, the attack and its target.",
+    parent: Some("UnitMoment"),
+    key: "field",
+    fields: &[
+        ROUND,
+        UNIT,
+        MODEL,
+        AT,
+        ShapeField { name: "attack", ty: "AttackKind", doc: "The attack's kind.", required: true, rule: Rule::Any },
+        ShapeField { name: "target", ty: "Model", doc: "The target model.", required: true, rule: Rule::Any },
+    ],
+};
+
+/// `after_damage`.
+pub static DAMAGE_MOMENT: Shape = Shape {
+    name: "DamageMoment",
+    doc: "`after_damage`: the model hurt and how much.",
+    parent: Some("UnitMoment"),
+    key: "field",
+    fields: &[
+        ROUND,
+        UNIT,
+        ShapeField {
+            name: "model",
+            ty: "Model|string",
+            doc: "The model hurt: a handle, or its id (a string) when the damage killed it.",
+            required: true,
+            rule: Rule::Any,
+        },
+        ShapeField {
+            name: "at",
+            ty: "Pos?",
+            doc: "Its square (nil when it was killed).",
+            required: false,
+            rule: Rule::Any,
+        },
+        ShapeField {
+            name: "amount",
+            ty: "integer",
+            doc: "Health lost.",
+            required: true,
+            rule: Rule::Any,
+        },
+        ShapeField {
+            name: "by",
+            ty: "string?",
+            doc: "The id of the attacking unit, if a unit's attack did it.",
+            required: false,
+            rule: Rule::Any,
+        },
+    ],
+};
+
+/// `killed`.
+pub static KILLED_MOMENT: Shape = Shape {
+    name: "KilledMoment",
+    doc: "`killed`: the dead model, where it fell, and who killed it.",
+    parent: Some("UnitMoment"),
+    key: "field",
+    fields: &[
+        ROUND,
+        UNIT,
+        ShapeField {
+            name: "model",
+            ty: "string",
+            doc: "The dead model's id (it is gone from the map).",
+            required: true,
+            rule: Rule::Any,
+        },
+        ShapeField {
+            name: "at",
+            ty: "Pos",
+            doc: "Where it fell.",
+            required: true,
+            rule: Rule::Any,
+        },
+        ShapeField {
+            name: "by",
+            ty: "string?",
+            doc: "The id of the unit that killed it, if a unit did.",
+            required: false,
+            rule: Rule::Any,
+        },
     ],
 };
 
@@ -344,7 +658,7 @@ pub static TOKEN_DEF: Shape = Shape {
         ShapeField { name: "class", ty: "TokenClass", doc: "What it is for.", required: true, rule: Rule::OneOf(TOKEN_CLASSES) },
         ShapeField { name: "symbol", ty: "string", doc: "How the map draws it: one printable ASCII character, not a letter or digit (those are units) nor one the map uses (`.rgyb#?|-+=:*X`), and not another token kind's.", required: true, rule: Rule::Symbol },
         ShapeField { name: "text", ty: "string", doc: "What it does, shown to players.", required: true, rule: Rule::Str },
-        ShapeField { name: "on", ty: "Hooks?", doc: "What it does: hooks that run for moments about a token of this kind (`step` onto it, `interact` with it).", required: false, rule: Rule::Table(&HOOKS) },
+        ShapeField { name: "on", ty: "TokenHooks?", doc: "What it does: hooks that run for moments about a token of this kind (`step` onto it, `interact` with it).", required: false, rule: Rule::Table(&TOKEN_HOOKS) },
     ],
 };
 
@@ -359,7 +673,7 @@ pub static ABILITY_DEF: Shape = Shape {
         ShapeField { name: "name", ty: "string", doc: "The name players see.", required: true, rule: Rule::Str },
         ShapeField { name: "text", ty: "string", doc: "What it does, shown to players.", required: true, rule: Rule::Str },
         ShapeField { name: "hero", ty: "string", doc: "The id of the hero profile that has it (`heroes/*.toml`; a loaded pack must define it).", required: true, rule: Rule::Id },
-        ShapeField { name: "on", ty: "Hooks", doc: "What it does, hook by hook.", required: true, rule: Rule::Table(&HOOKS) },
+        ShapeField { name: "on", ty: "AbilityHooks", doc: "What it does, hook by hook.", required: true, rule: Rule::Table(&ABILITY_HOOKS) },
     ],
 };
 
@@ -446,7 +760,18 @@ pub static SHAPES: &[&Shape] = &[
     &ABILITY_DEF,
     &TRIGGER_DEF,
     &HOOKS,
+    &ALIEN_HOOKS,
+    &ABILITY_HOOKS,
+    &TOKEN_HOOKS,
     &MOMENT,
+    &PHASE_MOMENT,
+    &UNIT_MOMENT,
+    &REVEAL_MOMENT,
+    &STEP_MOMENT,
+    &TOKEN_MOMENT,
+    &ATTACK_MOMENT,
+    &DAMAGE_MOMENT,
+    &KILLED_MOMENT,
     &TOKEN,
     &POS,
     &SQUARE,
@@ -597,11 +922,19 @@ fn check_into(t: &Table, shape: &Shape, path: &[String], out: &mut Vec<Invalid>)
             None => format!("{}s: {}", shape.key, names().collect::<Vec<_>>().join(", ")),
         };
         let mut here = path.to_vec();
-        here.push(k.trim_matches('\'').to_string());
-        out.push(Invalid::new(
-            here,
-            format!("unknown {} {k}{at} ({hint})", shape.key),
-        ));
+        let bare = k.trim_matches('\'').to_string();
+        let message = if shape.key == "hook" && Hook::named(&bare).is_some() {
+            // A real hook, but none of its moments concerns this kind of definition.
+            format!(
+                "hook {k}{at} never runs for {} (its hooks: {})",
+                hooks_of(shape),
+                names().collect::<Vec<_>>().join(", ")
+            )
+        } else {
+            format!("unknown {} {k}{at} ({hint})", shape.key)
+        };
+        here.push(bare);
+        out.push(Invalid::new(here, message));
     }
 }
 
@@ -794,4 +1127,61 @@ pub(crate) fn array(t: &Table) -> Result<Vec<Value>, String> {
     (1..=n)
         .map(|i| t.raw_get::<Value>(i).map_err(|e| e.to_string()))
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use overmind_core::token::TokenClass;
+
+    #[test]
+    fn the_hooks_scripts_write_are_the_cores_in_their_order() {
+        let core: Vec<&str> = Hook::ALL.iter().map(|h| h.name()).collect();
+        for shape in [&HOOKS, &ALIEN_HOOKS, &ABILITY_HOOKS, &TOKEN_HOOKS] {
+            let at: Vec<usize> = shape
+                .fields
+                .iter()
+                .map(|f| core.iter().position(|c| *c == f.name).unwrap_or(usize::MAX))
+                .collect();
+            assert!(at.windows(2).all(|w| w[0] < w[1]), "{}: {at:?}", shape.name);
+            assert!(at.iter().all(|i| *i < core.len()), "{}", shape.name);
+            assert!(shape.fields.iter().all(|f| matches!(f.rule, Rule::Func)));
+        }
+        // Every hook runs for some definition: the game's rules or a token's.
+        let mut all: Vec<&str> = HOOKS.fields.iter().map(|f| f.name).collect();
+        all.extend(TOKEN_HOOKS.fields.iter().map(|f| f.name));
+        for c in &core {
+            assert!(all.contains(c), "{c}");
+        }
+    }
+
+    #[test]
+    fn the_names_scripts_use_are_the_cores() {
+        for c in TOKEN_CLASSES {
+            assert_eq!(TokenClass::named(c).map(TokenClass::name), Some(*c));
+        }
+        for (n, s) in STATUSES {
+            assert_eq!(s.name(), *n);
+        }
+        for (n, s) in STATS {
+            assert_eq!(s.name(), *n);
+        }
+        for (n, s) in SIDES {
+            assert_eq!(s.name(), *n);
+        }
+        // The names the event stream uses for attacks (serde), so scripts and logs agree.
+        for (n, k) in ATTACK_KINDS {
+            assert_eq!(serde_json::to_value(k).ok(), Some(serde_json::json!(n)));
+        }
+    }
+
+    #[test]
+    fn a_token_symbol_is_one_drawable_character_the_map_does_not_use() {
+        for ok in ["~", "%", "&", "$", "!", "^"] {
+            assert!(is_symbol(ok), "{ok}");
+        }
+        for bad in ["", "ab", " ", "a", "Z", "7", "#", ".", "X", "é", "\t"] {
+            assert!(!is_symbol(bad), "{bad:?}");
+        }
+    }
 }
