@@ -665,7 +665,7 @@ fn victory_check_may_declare_a_winner_and_spawns_enter_play() {
         r#"return trigger {
   id = "siege",
   name = "Siege",
-  text = "Reinforcements in round 2; the Overmind wins once it has three units.",
+  text = "Reinforcements in round 2; the Overmind wins once it has two units.",
   on = {
     round_start = function(game, moment)
       if moment.round == 2 then

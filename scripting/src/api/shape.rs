@@ -646,6 +646,24 @@ pub static TOKEN: Shape = Shape {
     ],
 };
 
+/// The name of a token kind, an ability or a rule.
+const NAME: ShapeField = ShapeField {
+    name: "name",
+    ty: "string",
+    doc: "The name players see.",
+    required: true,
+    rule: Rule::Str,
+};
+
+/// What a token kind, an ability or a rule does.
+const TEXT: ShapeField = ShapeField {
+    name: "text",
+    ty: "string",
+    doc: "What it does, shown to players.",
+    required: true,
+    rule: Rule::Str,
+};
+
 /// `token { ... }`.
 pub static TOKEN_DEF: Shape = Shape {
     name: "TokenDef",
@@ -657,7 +675,7 @@ pub static TOKEN_DEF: Shape = Shape {
         ShapeField { name: "name", ty: "string", doc: "The name players see, e.g. `\"Acid pool\"`.", required: true, rule: Rule::Str },
         ShapeField { name: "class", ty: "TokenClass", doc: "What it is for.", required: true, rule: Rule::OneOf(TOKEN_CLASSES) },
         ShapeField { name: "symbol", ty: "string", doc: "How the map draws it: one printable ASCII character, not a letter or digit (those are units) nor one the map uses (`.rgyb#?|-+=:*X`), and not another token kind's.", required: true, rule: Rule::Symbol },
-        ShapeField { name: "text", ty: "string", doc: "What it does, shown to players.", required: true, rule: Rule::Str },
+        TEXT,
         ShapeField { name: "on", ty: "TokenHooks?", doc: "What it does: hooks that run for moments about a token of this kind (`step` onto it, `interact` with it).", required: false, rule: Rule::Table(&TOKEN_HOOKS) },
     ],
 };
@@ -670,8 +688,8 @@ pub static ABILITY_DEF: Shape = Shape {
     key: "field",
     fields: &[
         ShapeField { name: "id", ty: "string", doc: "The ability's id (its `game.storage` and the log name it): `a-z`, `0-9`, `_`.", required: true, rule: Rule::Id },
-        ShapeField { name: "name", ty: "string", doc: "The name players see.", required: true, rule: Rule::Str },
-        ShapeField { name: "text", ty: "string", doc: "What it does, shown to players.", required: true, rule: Rule::Str },
+        NAME,
+        TEXT,
         ShapeField { name: "hero", ty: "string", doc: "The id of the hero profile that has it (`heroes/*.toml`; a loaded pack must define it).", required: true, rule: Rule::Id },
         ShapeField { name: "on", ty: "AbilityHooks", doc: "What it does, hook by hook.", required: true, rule: Rule::Table(&ABILITY_HOOKS) },
     ],
@@ -685,8 +703,8 @@ pub static TRIGGER_DEF: Shape = Shape {
     key: "field",
     fields: &[
         ShapeField { name: "id", ty: "string", doc: "The rule's id (its `game.storage` and the log name it): `a-z`, `0-9`, `_`.", required: true, rule: Rule::Id },
-        ShapeField { name: "name", ty: "string", doc: "The name players see.", required: true, rule: Rule::Str },
-        ShapeField { name: "text", ty: "string", doc: "What it does, shown to players.", required: true, rule: Rule::Str },
+        NAME,
+        TEXT,
         ShapeField { name: "on", ty: "Hooks", doc: "What it does, hook by hook: every moment of the hook (not those about a token).", required: true, rule: Rule::Table(&HOOKS) },
     ],
 };
