@@ -9,4 +9,20 @@ return alien_type {
   health = 3,
   melee_effects = { "knock_down" },
   behaviours = { "protect" },
+  -- EXAMPLE ability, invented: a Warden no Hero sees regenerates.
+  on = {
+    activation_start = function(game, moment)
+      local unit = moment.unit
+      local full = unit and unit.type and unit.type.health
+      if unit == nil or full == nil or #game:heroes_seeing(unit) > 0 then
+        return
+      end
+      for _, m in ipairs(unit:models()) do
+        if m.health < full then
+          game:heal(m, 1)
+          return
+        end
+      end
+    end,
+  },
 }

@@ -38,6 +38,8 @@ pub(crate) struct Engine<'a> {
     pub(crate) attack_mods: Vec<crate::event::Modifier>,
     /// `victory_check` triggers are running (they do not fire again from within).
     pub(crate) checking_victory: bool,
+    /// `triggered` events of running triggers that have not acted yet, outermost first.
+    pub(crate) announce: Vec<Event>,
 }
 
 impl<'a> Engine<'a> {
@@ -56,10 +58,15 @@ impl<'a> Engine<'a> {
             dead_kinds: Vec::new(),
             attack_mods: Vec::new(),
             checking_victory: false,
+            announce: Vec::new(),
         }
     }
 
     pub fn emit(&mut self, e: Event) {
+        // A trigger is announced only once it does something (docs/RULES.md §14).
+        if !self.announce.is_empty() {
+            self.events.append(&mut self.announce);
+        }
         self.events.push(e);
     }
 
@@ -99,6 +106,10 @@ impl<'a> Engine<'a> {
     /// Hand `who`'s controller this action's events so far (the roll before the question it
     /// leads to).
     pub(crate) fn show_context(&mut self, who: Side) {
+        // A trigger that asks a question has acted.
+        if !self.announce.is_empty() {
+            self.events.append(&mut self.announce);
+        }
         self.ctl.show(who, &self.events);
     }
 

@@ -181,7 +181,8 @@ impl Engine<'_> {
                 }
             }
             if let Mover::Model(id) = mover {
-                if self.listens(crate::trigger::Hook::Step) {
+                // Only a step something listens to interrupts the move's `moved` event.
+                if self.step_due(id, next) {
                     self.flush(mover, &mut segment, forced);
                     self.step_triggers(id, next);
                     // A trigger may have killed, stunned or moved the mover: it stops.

@@ -176,6 +176,22 @@ impl Engine<'_> {
         self.content.triggers.iter().any(|t| t.hook == hook)
     }
 
+    /// Whether some `step` trigger concerns `model` entering `at`: the game's, its type's or
+    /// profile's, or a token's lying there.
+    #[must_use]
+    pub fn step_due(&self, model: &Id, at: Pos) -> bool {
+        self.content.triggers.iter().any(|t| {
+            t.hook == Hook::Step
+                && match &t.owner {
+                    Owner::Game => true,
+                    Owner::Token(kind) => self.st.tokens_at(at).any(|tk| tk.kind == *kind),
+                    Owner::Alien(k) | Owner::Hero(k) => {
+                        self.st.find_model(model).is_some_and(|(_, m)| m.kind == *k)
+                    }
+                }
+        })
+    }
+
     /// Run every trigger of `hook` whose owner the moment concerns, in the order they were
     /// registered. Nested firing is bounded by `max_behaviour_depth`, shared with behaviours.
     pub fn fire(&mut self, hook: Hook, moment: &Moment) {
@@ -202,7 +218,9 @@ impl Engine<'_> {
                 });
                 continue;
             }
-            self.emit(Event::Triggered {
+            // Announced with its first event; a trigger that does nothing leaves no trace.
+            let mark = self.announce.len();
+            self.announce.push(Event::Triggered {
                 source: t.source,
                 hook,
                 unit: moment.unit,
@@ -216,6 +234,7 @@ impl Engine<'_> {
             };
             self.depth -= 1;
             self.actor = saved_actor;
+            self.announce.truncate(mark);
             if let Err(e) = result {
                 self.emit(Event::TriggerFailed {
                     source: t.source,

@@ -86,7 +86,16 @@ fn round_phase_and_activation_hooks_fire_at_their_moments_naming_the_source() {
                 | Hook::ActivationStart
                 | Hook::ActivationEnd
         ) {
-            add(&mut w, "clock", Owner::Game, hook, Box::new(|_, _| Ok(())));
+            add(
+                &mut w,
+                "clock",
+                Owner::Game,
+                hook,
+                Box::new(|ctx, _| {
+                    ctx.log("tick");
+                    Ok(())
+                }),
+            );
         }
     }
     let mut g = one_hero(&w);
@@ -535,4 +544,33 @@ fn a_dial_that_moves_movement_slows_a_wounded_hero() {
     }
     let e = g.validate(&w.content, &mv("T", 4, 0)).unwrap_err();
     assert!(e.0.contains("a move allows 2"), "{e}");
+}
+
+/// A trigger that does nothing leaves no trace; one that acts is announced before its effects.
+#[test]
+fn a_trigger_is_announced_only_when_it_acts() {
+    let mut w = world();
+    add(&mut w, "idle", Owner::Game, Hook::ActivationStart, Box::new(|_, _| Ok(())));
+    add(
+        &mut w,
+        "loud",
+        Owner::Game,
+        Hook::ActivationStart,
+        Box::new(|ctx, _| {
+            ctx.log("here");
+            Ok(())
+        }),
+    );
+    let mut g = one_hero(&w);
+    g.state.started = true;
+    let ev = apply(&mut g, &w, &mut ctl(vec![]), mv("T", 1, 0));
+    assert_eq!(fired(&ev), [("loud".to_string(), Hook::ActivationStart)]);
+    let at = ev
+        .iter()
+        .position(|e| matches!(e, Event::Triggered { .. }))
+        .expect("announced");
+    assert!(
+        matches!(&ev[at + 1], Event::Log { message, .. } if message == "here"),
+        "{ev:#?}"
+    );
 }

@@ -542,10 +542,10 @@ fn a_hero_profile_reports_every_key_and_value_problem() {
         shown,
         vec![
             // Not also "missing field `name`": it is misspelt.
-            "2:1: unknown field `nme`, expected one of `id`, `name`, `health`, `movement`, `shoot`, `melee_effects`, `shoot_effects`, `dial` (did you mean `name`?)",
+            "2:1: unknown field `nme`, expected one of `id`, `name`, `health`, `movement`, `shoot`, `melee_effects`, `shoot_effects`, `dial`, `dial_stats`, `melee`, `defence` (did you mean `name`?)",
             "3:10: invalid type: string \"lots\", expected u32",
             "6:23: invalid type: string \"x\", expected u32",
-            "7:39: unknown field `extra`, expected one of `from`, `melee`, `defence`",
+            "7:39: unknown field `extra`, expected one of `from`, `melee`, `defence`, `movement`",
         ]
     );
     // With its keys right, the numbers are checked.
