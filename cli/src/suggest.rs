@@ -1,41 +1,9 @@
 //! "Did you mean …?": the known word nearest to a mistyped one, so a typo gets a suggestion
 //! instead of a bare refusal.
 
-/// The candidate nearest to `word`: the only one it is a prefix of, else the closest by
-/// Damerau–Levenshtein distance (ignoring case) when that is small for the word's length.
-/// Ties go to the earlier candidate, so suggestions are deterministic.
-#[must_use]
-pub fn nearest<'a, I>(word: &str, candidates: I) -> Option<&'a str>
-where
-    I: IntoIterator<Item = &'a str>,
-{
-    let word = word.to_lowercase();
-    if word.is_empty() {
-        return None;
-    }
-    let candidates: Vec<&str> = candidates.into_iter().collect();
-    let prefixed: Vec<&str> = candidates
-        .iter()
-        .copied()
-        .filter(|c| word.len() >= 2 && c.to_lowercase().starts_with(&word))
-        .collect();
-    if let [only] = prefixed.as_slice() {
-        return Some(only);
-    }
-    let limit = match word.chars().count() {
-        0..=2 => 1,
-        3..=5 => 2,
-        _ => 3,
-    };
-    let mut best: Option<(usize, &str)> = None;
-    for c in candidates {
-        let d = strsim::damerau_levenshtein(&word, &c.to_lowercase());
-        if d <= limit && best.is_none_or(|(bd, _)| d < bd) {
-            best = Some((d, c));
-        }
-    }
-    best.map(|(_, c)| c)
-}
+/// The candidate nearest to `word` (the scripting crate's, so `check` and the prompt suggest
+/// alike).
+pub use overmind_scripting::problem::nearest;
 
 #[cfg(test)]
 mod tests {

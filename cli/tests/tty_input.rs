@@ -6,33 +6,14 @@ mod common;
 
 use common::*;
 use expectrl::session::OsSession;
-use expectrl::{Expect, Session};
-use std::process::Command;
-use std::time::Duration;
+use expectrl::Expect;
 
 fn spawn(args: &[&str]) -> Option<OsSession> {
-    let mut cmd = Command::new(BIN);
-    cmd.args(args)
-        .current_dir(root())
-        .env("NO_COLOR", "1")
-        .env("TERM", "xterm")
-        .env_remove("OVERMIND_BASE");
-    match Session::spawn(cmd) {
-        Ok(mut s) => {
-            s.set_expect_timeout(Some(Duration::from_secs(60)));
-            Some(s)
-        }
-        Err(e) => {
-            eprintln!("skipped: cannot open a pseudo-terminal: {e}");
-            None
-        }
-    }
+    pty(args)
 }
 
 fn expect(s: &mut OsSession, text: &str) {
-    if let Err(e) = s.expect(text) {
-        panic!("waiting for {text:?}: {e}");
-    }
+    expect_text(s, text);
 }
 
 #[test]

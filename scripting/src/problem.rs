@@ -91,11 +91,9 @@ impl std::error::Error for Problem {}
 
 /// The candidate nearest to `word`, for "did you mean ...?": the only one it is a prefix of,
 /// else the closest by Damerau–Levenshtein distance (ignoring case) when that is small for the
-/// word's length; ties go to the earlier candidate. (As the CLI's suggestions.)
-pub(crate) fn nearest<'a>(
-    word: &str,
-    candidates: impl IntoIterator<Item = &'a str>,
-) -> Option<&'a str> {
+/// word's length; ties go to the earlier candidate. The CLI's suggestions are this one too.
+#[must_use]
+pub fn nearest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
     let word = word.to_lowercase();
     if word.is_empty() {
         return None;

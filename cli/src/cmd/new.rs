@@ -89,7 +89,10 @@ pub fn pack_files(id: &str) -> Result<Vec<(String, String)>, CliError> {
         (format!("behaviours/{behaviour}.lua"), fill(BEHAVIOUR)),
         (format!("aliens/{alien}.lua"), fill(ALIEN)),
         (format!("missions/{id}.toml"), fill(MISSION)),
-        (format!("tests/{behaviour}.toml"), fill(TEST)),
+        (
+            format!("tests/{behaviour}.toml"),
+            fill(&format!("{TEST_ONE}{LUNGE_MOVES}")),
+        ),
         (
             "types/overmind.d.lua".into(),
             overmind_scripting::apidoc::lua_stubs(),
@@ -535,42 +538,8 @@ id = "b3"
 at = [6, 0]
 "#;
 
-const TEST: &str = r#"# LUNGE ({BEHAVIOUR}): the Hero steps out from behind the rock and reveals the Brute 5
-# squares away; it lunges 3 squares towards the Hero. Run: overmind test --pack .
-
-[[scenario]]
-name = "LUNGE moves 3 squares towards the closest visible Hero"
-map = """
-+-+-+-+-+-+-+-+-+-+-+
-|. . . . . . . . . .|
-+                   +
-|. . . . . . . . . .|
-+                   +
-|. . # . . . . . . .|
-+                   +
-|. . . . . . . . . .|
-+-+-+-+-+-+-+-+-+-+-+
-"""
-dice = "blanks"
-actions = ["move H 0,1"]
-# Which behaviour the Brute performs; the rest as the AI answers.
-answers = { overmind = ["{BEHAVIOUR}"] }
-fallback = "ai"
-
-[[scenario.heroes]]
-id = "H"
-profile = "vance"
-at = [0, 2]
-
-[[scenario.blips]]
-id = "B"
-at = [6, 2]
-holds = "{ALIEN}"
-
-[[scenario.expect]]
-behaviour_performed = "{BEHAVIOUR}"
-unit = "B"
-
+/// What the new pack's own test adds to [`TEST_ONE`]: LUNGE's three steps.
+const LUNGE_MOVES: &str = r#"
 [[scenario.expect]]
 # Three steps: the path holds its start and three more squares.
 event = "moved"

@@ -173,3 +173,32 @@ impl Drop for Driver {
         let _ = self.child.wait();
     }
 }
+
+/// The binary in a new pseudo-terminal (from the workspace root, no colours, an `xterm`), or
+/// `None` (with the reason printed) where the system has none to give.
+pub fn pty(args: &[&str]) -> Option<expectrl::session::OsSession> {
+    let mut cmd = Command::new(BIN);
+    cmd.args(args)
+        .current_dir(root())
+        .env("NO_COLOR", "1")
+        .env("TERM", "xterm")
+        .env_remove("OVERMIND_BASE");
+    match expectrl::Session::spawn(cmd) {
+        Ok(mut s) => {
+            s.set_expect_timeout(Some(Duration::from_secs(60)));
+            Some(s)
+        }
+        Err(e) => {
+            eprintln!("skipped: cannot open a pseudo-terminal: {e}");
+            None
+        }
+    }
+}
+
+/// Wait for `text` on a pseudo-terminal, or fail naming it.
+pub fn expect_text(s: &mut expectrl::session::OsSession, text: &str) {
+    use expectrl::Expect as _;
+    if let Err(e) = s.expect(text) {
+        panic!("waiting for {text:?}: {e}");
+    }
+}
