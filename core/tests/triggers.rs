@@ -550,7 +550,13 @@ fn a_dial_that_moves_movement_slows_a_wounded_hero() {
 #[test]
 fn a_trigger_is_announced_only_when_it_acts() {
     let mut w = world();
-    add(&mut w, "idle", Owner::Game, Hook::ActivationStart, Box::new(|_, _| Ok(())));
+    add(
+        &mut w,
+        "idle",
+        Owner::Game,
+        Hook::ActivationStart,
+        Box::new(|_, _| Ok(())),
+    );
     add(
         &mut w,
         "loud",
