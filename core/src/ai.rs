@@ -376,16 +376,25 @@ pub(crate) fn hero_plan(
 
 impl Player for OvermindAi {
     fn next_action(&mut self, view: View<'_>, content: &Content) -> Action {
-        overmind_turn(view.state(), content, blip_plan)
+        overmind_turn(view.state(), content, blip_plan, alien_plan)
     }
 }
 
 /// How a level moves one Blip: the state, obstacles, the Heroes' models and the Blip.
 pub(crate) type BlipPlan = fn(&GameState, &Obstacles, &[(Id, Pos)], &Blip) -> Option<Action>;
 
-/// The Overmind's next action: Blips first (by `blip`), then revealed units as the greedy AI
-/// plays them.
-pub(crate) fn overmind_turn(state: &GameState, content: &Content, blip: BlipPlan) -> Action {
+/// How a level plays one revealed Alien Unit: the state, content, obstacles, the Heroes'
+/// models and the unit.
+pub(crate) type UnitPlan =
+    fn(&GameState, &Content, &Obstacles, &[(Id, Pos)], &Unit) -> Option<Action>;
+
+/// The Overmind's next action: Blips first (by `blip`), then revealed units (by `unit`).
+pub(crate) fn overmind_turn(
+    state: &GameState,
+    content: &Content,
+    blip: BlipPlan,
+    unit: UnitPlan,
+) -> Action {
     let o = state.compute_obstacles();
     let heroes: Vec<(Id, Pos)> = state.hero_models().map(|m| (m.id, m.pos)).collect();
     if heroes.is_empty() {
@@ -407,7 +416,7 @@ pub(crate) fn overmind_turn(state: &GameState, content: &Content, blip: BlipPlan
         } else {
             state
                 .unit(id)
-                .and_then(|u| alien_plan(state, content, &o, &heroes, u))
+                .and_then(|u| unit(state, content, &o, &heroes, u))
         }
     })
 }

@@ -11,8 +11,8 @@ use crate::geom::Pos;
 use crate::id::Id;
 use crate::los::LineOfSight;
 use crate::map::Obstacles;
-use crate::movement::{reachable, Goal};
-use crate::state::{ActionKind, Blip, Contents, GameState, Side};
+use crate::movement::{adjacent, reachable};
+use crate::state::{ActionKind, Blip, Contents, GameState, Objective, Side, Unit};
 use crate::view::View;
 use rand::SeedableRng;
 
@@ -126,10 +126,11 @@ pub(crate) fn score_behaviour(
 ) -> f64 {
     let samples = budget.samples.max(1);
     let content = eng.content;
-    let before = overmind_value(eng.st, content);
+    let base: &GameState = eng.st;
+    let before = overmind_value(base, content);
     let mut total = 0.0;
     for k in 0..samples {
-        let mut copy = eng.st.clone();
+        let mut copy = base.clone();
         copy.rng = rand_chacha::ChaCha8Rng::seed_from_u64(sample_seed(eng.st, unit, option, k));
         let mut ctl = Controllers::new(Box::new(AiController), Box::new(AiController));
         let mut sub = Engine::new(&mut copy, content, &mut ctl);
@@ -222,7 +223,7 @@ const FLIP_DISTANCE: u32 = 3;
 /// [`Lookahead`]); a Blip holding a unit closes in unseen and flips when a Hero is within
 /// [`FLIP_DISTANCE`]; a Decoy never flips and never walks into sight, it falls back out of
 /// every Hero's sight (the Heroes must hunt it down, which costs them rounds: the bluff).
-/// Revealed units play as the greedy AI plays them.
+/// Revealed units pick their attacks by what they are worth (`alien_plan` below).
 #[derive(Clone, Copy, Debug)]
 pub struct OvermindPlanner {
     level: Level,
@@ -238,8 +239,116 @@ impl OvermindPlanner {
 impl Player for OvermindPlanner {
     fn next_action(&mut self, view: View<'_>, content: &Content) -> Action {
         let _ = self.level;
-        crate::ai::overmind_turn(view.state(), content, blip_plan)
+        crate::ai::overmind_turn(view.state(), content, blip_plan, alien_plan)
     }
+}
+
+/// A revealed unit at `standard`: of the attacks it can make now it makes the one worth most
+/// (the Health it is expected to take, a kill above all: focus on the wounded Hero); else it
+/// plays as the greedy AI does (closes in on the nearest Hero, then attacks). Closing in on the
+/// Hero it would hurt most instead, or holding back a shooter once it has shot, lost more
+/// games (docs/BENCHMARKS.md).
+fn alien_plan(
+    state: &GameState,
+    content: &Content,
+    o: &Obstacles,
+    heroes: &[(Id, Pos)],
+    u: &Unit,
+) -> Option<Action> {
+    if u.used.len() >= 2 {
+        return None;
+    }
+    if let Some(a) = alien_attack(state, content, o, u) {
+        return Some(a);
+    }
+    crate::ai::alien_plan(state, content, o, heroes, u)
+}
+
+/// What killing a Hero is worth to the Overmind beyond the Health it takes.
+const KILL_WORTH: f64 = 6.0;
+
+/// The unit's best attack now, by its expected worth: the Health it takes, a kill above all.
+fn alien_attack(state: &GameState, content: &Content, o: &Obstacles, u: &Unit) -> Option<Action> {
+    if u.models
+        .iter()
+        .all(|m| m.status.knocked_down || m.status.stunned)
+    {
+        return None;
+    }
+    let melee_ok = !u.used.contains(&ActionKind::Melee);
+    let shoot_ok = !u.used.contains(&ActionKind::Shoot);
+    let rules = &state.rules;
+    let los = |a: Pos, b: Pos| rules.los.visible(&state.map, o, a, b);
+    let mut best: Option<(f64, Action)> = None;
+    for h in state
+        .units
+        .iter()
+        .filter(|h| h.side == Side::Heroes && !h.extracted)
+    {
+        let Some(hm) = h.models.first() else { continue };
+        let Some(profile) = content.heroes.get(hm.kind.as_str()) else {
+            continue;
+        };
+        let (_, defence) = profile.dial_at(hm.health);
+        let (mut melee, mut shoot) = (0u32, 0u32);
+        for m in &u.models {
+            if m.status.knocked_down || m.status.stunned {
+                continue;
+            }
+            let Some(t) = content.aliens.get(m.kind.as_str()) else {
+                continue;
+            };
+            let shaken = m.status.shaken_by.is_some();
+            if adjacent(&state.map, m.pos, hm.pos) {
+                if melee_ok && !shaken && los(m.pos, hm.pos) {
+                    melee += t.melee;
+                }
+            } else if let Some(cv) = t.shoot.and_then(|s| s.cv_at(m.pos.distance(hm.pos))) {
+                if shoot_ok && los(m.pos, hm.pos) {
+                    shoot += cv;
+                }
+            }
+        }
+        for (cv, action) in [
+            (
+                melee,
+                Action::Melee {
+                    unit: u.id,
+                    target: hm.id,
+                },
+            ),
+            (
+                shoot,
+                Action::Shoot {
+                    unit: u.id,
+                    target: hm.id,
+                },
+            ),
+        ] {
+            if cv == 0 {
+                continue;
+            }
+            let def = defence.max(1);
+            let v = with_odds(rules, cv, def, |odds| {
+                odds.p
+                    .iter()
+                    .enumerate()
+                    .map(|(d, p)| {
+                        let d = d as u32;
+                        p * (f64::from(d.min(hm.health))
+                            + if d >= hm.health { KILL_WORTH } else { 0.0 })
+                    })
+                    .sum::<f64>()
+            });
+            if best.as_ref().is_none_or(|(b, _)| v > *b + 1e-9) {
+                best = Some((v, action));
+            }
+        }
+    }
+    let action = best.map(|(_, a)| a)?;
+    crate::validate::validate(state, content, Side::Overmind, &action)
+        .is_ok()
+        .then_some(action)
 }
 
 fn blip_plan(state: &GameState, o: &Obstacles, heroes: &[(Id, Pos)], b: &Blip) -> Option<Action> {
@@ -292,12 +401,19 @@ fn fall_back(state: &GameState, o: &Obstacles, heroes: &[(Id, Pos)], b: &Blip) -
         })
 }
 
-/// The Heroes' turn at `standard` and `strong` (the same today), from the Heroes' view only: as
-/// the greedy AI, but the Heroes who can attack act first, and a Hero with nothing to shoot and
-/// no revealed alien near Sprints on instead of standing on Overwatch (Decoys that fall back must be hunted down before the
-/// round limit). A search over determinized copies of the Heroes' view (face-down Blips given
-/// contents sampled from what the Heroes had seen, then played on by the greedy AIs) was tried
-/// for `strong` and lost more games than this (docs/BENCHMARKS.md), so it is not used.
+/// The Heroes' turn at `standard` and `strong`, from the Heroes' view only (never a face-down
+/// Blip's contents): each Hero's next action is chosen by a one-action look-ahead over its
+/// candidates (an attack, a move to each reachable square with the attack or Overwatch that
+/// could follow there, Overwatch, a Sprint once moved), each scored by what it is expected to
+/// do to the aliens (exact dice odds; wounded and nearly dead units first) and by where it
+/// leaves the Hero: the damage the revealed aliens can bring to that square next phase (the
+/// models that can reach it, whether it is their nearest Hero, red and green squares), the
+/// face-down Blips near it and those it would reveal within their reach, and how far it is
+/// from what is left to find (more so as the round limit nears). The Hero with the best attack
+/// from where it stands acts first. A search over determinized copies of the Heroes' view
+/// (face-down Blips given contents sampled from what the Heroes had seen, played on by the
+/// greedy AIs) was tried for `strong` and lost more games (docs/BENCHMARKS.md), so `strong`
+/// plays the Heroes as `standard` does.
 #[derive(Clone, Copy, Debug)]
 pub struct HeroPlanner {
     level: Level,
@@ -312,74 +428,1241 @@ impl HeroPlanner {
 
 impl Player for HeroPlanner {
     fn next_action(&mut self, view: View<'_>, content: &Content) -> Action {
+        let _ = self.level;
         let state = view.state();
-        // Heroes who can attack now act first: fire before the aliens close in.
-        if state.active.is_none() {
-            let o = state.compute_obstacles();
-            for u in state
-                .units
-                .iter()
-                .filter(|u| u.side == Side::Heroes && u.alive() && !u.extracted && !u.activated)
+        let scene = Scene::of(state, content);
+        if let Some(id) = state.active.as_deref() {
+            return state
+                .unit(id)
+                .and_then(|u| scene.best(u))
+                .map_or(Action::End, |p| p.action);
+        }
+        let ready: Vec<&Unit> = state
+            .units
+            .iter()
+            .filter(|u| u.side == Side::Heroes && u.alive() && !u.extracted && !u.activated)
+            .collect();
+        // The Hero with the best attack from where it stands goes first.
+        let mut first: Option<(f64, usize)> = None;
+        for (i, u) in ready.iter().enumerate() {
+            let Some(m) = u.models.first() else { continue };
+            if m.status.knocked_down || m.status.stunned {
+                continue;
+            }
+            let Some(s) = scene.stats(m) else { continue };
+            let aims = scene.aims(&s);
+            if let Some((v, _, _)) =
+                scene.best_attack(m.pos, &aims, true, true, m.status.shaken_by, false)
             {
-                if let Some(a @ (Action::Shoot { .. } | Action::Melee { .. })) =
-                    crate::ai::hero_plan(state, content, &o, u)
-                {
-                    return a;
+                if first.is_none_or(|(b, _)| v > b + 1e-9) {
+                    first = Some((v, i));
                 }
             }
         }
-        let action = HeroAi.next_action(view, content);
-        let action = match action {
-            Action::Overwatch { unit } => sprint_on(view.state(), content, unit).unwrap_or(action),
-            a => a,
-        };
-        let _ = self.level;
-        action
+        let order = first
+            .map(|(_, i)| i)
+            .into_iter()
+            .chain((0..ready.len()).filter(|&i| first.is_none_or(|(_, f)| f != i)));
+        for i in order {
+            if let Some(p) = scene.best(ready[i]) {
+                return p.action;
+            }
+        }
+        Action::End
     }
 }
 
-/// After a Move with nothing to shoot at, a Hero that no revealed alien threatens Sprints on
-/// towards the nearest enemy instead of standing on Overwatch: the Heroes must find the Blips
-/// before the round limit.
-fn sprint_on(state: &GameState, content: &Content, unit: Id) -> Option<Action> {
-    let u = state.unit(&unit)?;
-    let m = u.models.first()?;
-    if u.used.contains(&ActionKind::Sprint) || m.status.knocked_down || m.status.stunned {
-        return None;
+/// Step counts over the bare map (walls and solid squares; models and Blips left out, as they
+/// move): a pure function of the map and the sources, so they are kept per thread (for the
+/// last map asked about), and so are the legal steps out of each square.
+#[derive(Debug, Default)]
+struct Bare {
+    map: Option<std::sync::Arc<crate::map::Map>>,
+    /// The legal steps out of each square, by bit in [`crate::geom::Dir::ALL`] order.
+    steps: Vec<u8>,
+    near: std::collections::HashMap<(Pos, u32), std::rc::Rc<Near>>,
+    enemies: Option<(Vec<Pos>, std::rc::Rc<Near>)>,
+}
+
+thread_local! {
+    static BARE: std::cell::RefCell<Bare> = std::cell::RefCell::new(Bare::default());
+}
+
+/// Steps from the nearest source to the squares at most some depth away.
+#[derive(Debug)]
+struct Near {
+    width: i32,
+    height: i32,
+    steps: Vec<u8>,
+}
+
+impl Near {
+    fn get(&self, p: Pos) -> Option<u32> {
+        if p.x < 0 || p.y < 0 || p.x >= self.width || p.y >= self.height {
+            return None;
+        }
+        let s = self.steps.get((p.y * self.width + p.x) as usize).copied()?;
+        (s != u8::MAX).then_some(u32::from(s))
     }
-    let threatened = state
-        .units
-        .iter()
-        .filter(|e| e.side == Side::Overmind)
-        .flat_map(|e| e.models.iter())
-        .any(|e| e.pos.distance(m.pos) <= 8);
-    if threatened {
-        return None;
+}
+
+impl Bare {
+    /// `f` of the cache for `map`.
+    fn with<R>(map: &std::sync::Arc<crate::map::Map>, f: impl FnOnce(&mut Bare) -> R) -> R {
+        BARE.with(|b| {
+            let mut b = b.borrow_mut();
+            let same = match b.map.as_ref() {
+                Some(m) if std::sync::Arc::ptr_eq(m, map) => true,
+                Some(m) if **m == **map => {
+                    // The same map in another game: keep what was worked out for it.
+                    b.map = Some(std::sync::Arc::clone(map));
+                    true
+                }
+                _ => false,
+            };
+            if !same {
+                let bare = Obstacles::new(map);
+                let steps = map
+                    .squares()
+                    .map(|p| {
+                        crate::geom::Dir::ALL
+                            .iter()
+                            .enumerate()
+                            .filter(|&(_, &d)| {
+                                crate::movement::can_step(map, &bare, p, p.offset(d))
+                            })
+                            .fold(0u8, |m, (k, _)| m | (1 << k))
+                    })
+                    .collect();
+                *b = Bare {
+                    map: Some(std::sync::Arc::clone(map)),
+                    steps,
+                    ..Bare::default()
+                };
+            }
+            f(&mut b)
+        })
     }
-    let movement = content
-        .heroes
-        .get(m.kind.as_str())
-        .map_or(4, |p| p.movement);
-    let steps = (movement / 2).max(1);
-    let targets: Vec<Pos> = state.blips.iter().map(|b| b.pos).collect();
-    if targets.is_empty() {
-        return None;
+
+    /// Breadth-first step counts from `from` out to `depth` (at most 254).
+    fn search(&self, map: &crate::map::Map, from: &[Pos], depth: u32) -> Near {
+        let (width, height) = (map.width().max(0), map.height().max(0));
+        let mut steps = vec![u8::MAX; (width * height) as usize];
+        let depth = depth.min(254) as u8;
+        let mut queue: Vec<usize> = Vec::with_capacity(steps.len());
+        for p in from {
+            if map.in_bounds(*p) {
+                let i = (p.y * width + p.x) as usize;
+                if steps.get(i) == Some(&u8::MAX) {
+                    steps[i] = 0;
+                    queue.push(i);
+                }
+            }
+        }
+        let mut head = 0;
+        while let Some(&i) = queue.get(head) {
+            head += 1;
+            let d = steps[i];
+            if d >= depth {
+                continue;
+            }
+            let mask = self.steps.get(i).copied().unwrap_or(0);
+            let (x, y) = ((i as i32) % width, (i as i32) / width);
+            for (k, dir) in crate::geom::Dir::ALL.iter().enumerate() {
+                if mask & (1 << k) == 0 {
+                    continue;
+                }
+                let (dx, dy) = dir.delta();
+                let j = ((y + dy) * width + x + dx) as usize;
+                if let Some(s) = steps.get_mut(j) {
+                    if *s == u8::MAX {
+                        *s = d + 1;
+                        queue.push(j);
+                    }
+                }
+            }
+        }
+        Near {
+            width,
+            height,
+            steps,
+        }
     }
-    let o = state.compute_obstacles();
-    let to = crate::ai::step_towards(
-        state,
-        &o,
-        m.pos,
-        &Goal::AdjacentTo(targets),
-        steps,
-        Side::Heroes,
-    )?;
-    let sprint = Action::Sprint {
-        unit,
-        to,
-        via: Vec::new(),
-    };
-    crate::validate::validate(state, content, Side::Heroes, &sprint)
-        .is_ok()
-        .then_some(sprint)
+
+    fn near(map: &std::sync::Arc<crate::map::Map>, from: Pos, depth: u32) -> std::rc::Rc<Near> {
+        Bare::with(map, |b| {
+            if let Some(n) = b.near.get(&(from, depth)) {
+                return n.clone();
+            }
+            let n = std::rc::Rc::new(b.search(map, &[from], depth));
+            b.near.insert((from, depth), n.clone());
+            n
+        })
+    }
+
+    fn enemies(map: &std::sync::Arc<crate::map::Map>, from: &[Pos]) -> std::rc::Rc<Near> {
+        Bare::with(map, |b| {
+            if let Some((k, f)) = &b.enemies {
+                if k == from {
+                    return f.clone();
+                }
+            }
+            let f = std::rc::Rc::new(b.search(map, from, 254));
+            b.enemies = Some((from.to_vec(), f.clone()));
+            f
+        })
+    }
+}
+
+/// A candidate action and its score over ending the activation where the Hero stands.
+#[derive(Clone, Debug)]
+struct Plan {
+    action: Action,
+    gain: f64,
+}
+
+/// A revealed alien model as the Heroes see it.
+struct Foe {
+    pos: Pos,
+    movement: u32,
+    melee: u32,
+    shoot: Option<crate::profile::Shoot>,
+    /// Knocked Down or Stunned: attacks only where it lies.
+    down: bool,
+    /// Next to a Hero: it fights where it stands rather than walking into Overwatch.
+    engaged: bool,
+    /// Steps from the model to the squares near it.
+    near: std::rc::Rc<Near>,
+}
+
+/// A Hero's numbers now.
+#[derive(Clone, Copy)]
+struct HeroStats {
+    movement: u32,
+    melee: u32,
+    defence: u32,
+    shoot: Option<crate::profile::Shoot>,
+}
+
+/// Something a Hero may attack: an alien model or a face-down Blip.
+struct Target {
+    /// The id to name in the action.
+    id: Id,
+    /// The unit (the Blip itself for a Blip): a Shaken Hero may not attack its cause.
+    unit: Id,
+    pos: Pos,
+    defence: u32,
+    /// The unit's models in the order hits reach them (the target first, then the wounded):
+    /// Health, and what killing each is worth beyond it.
+    victims: Vec<(u32, f64)>,
+    /// Worth of killing them all (winning the game, for the last unit).
+    wipe: f64,
+    /// Worth of any attack on it (revealing a face-down Blip).
+    bonus: f64,
+}
+
+/// Attack Combat Values and Defences whose values a [`Scene`] keeps.
+const VALUE_CV: usize = 12;
+const VALUE_DEF: usize = 8;
+
+/// One Hero's attack values on the targets: by Shoot band, by Melee, by Overwatch.
+struct Aims<'s, 'a> {
+    scene: &'s Scene<'a>,
+    shoot: Option<crate::profile::Shoot>,
+    melee: u32,
+}
+
+impl Aims<'_, '_> {
+    fn value(&self, k: usize, cv: u32, shooting: bool) -> f64 {
+        if cv == 0 {
+            0.0
+        } else {
+            self.scene.attack_value(cv, None, k, shooting)
+        }
+    }
+
+    fn short(&self, k: usize) -> f64 {
+        self.shoot.map_or(0.0, |s| self.value(k, s.short.cv, true))
+    }
+
+    fn long(&self, k: usize) -> f64 {
+        self.shoot.map_or(0.0, |s| self.value(k, s.long.cv, true))
+    }
+
+    fn melee(&self, k: usize) -> f64 {
+        self.value(k, self.melee, false)
+    }
+
+    /// Overwatch fire at long range: full, or weak (the second action).
+    fn overwatch(&self, k: usize, weak: bool) -> f64 {
+        let penalty = if weak {
+            self.scene.st.rules.weak_overwatch_penalty
+        } else {
+            0
+        };
+        self.shoot.map_or(0.0, |s| {
+            self.value(k, s.long.cv.saturating_sub(penalty).max(1), true)
+        })
+    }
+}
+
+/// What the Heroes know, gathered once per decision.
+struct Scene<'a> {
+    st: &'a GameState,
+    content: &'a Content,
+    o: Obstacles,
+    foes: Vec<Foe>,
+    /// Each revealed unit's models: a range of `foes` (and of `targets`).
+    units: Vec<std::ops::Range<usize>>,
+    /// Face-down Blips (the Heroes' view holds no contents).
+    blips: Vec<Pos>,
+    heroes: Vec<(Id, Pos)>,
+    /// The revealed models (as `foes`), then the face-down Blips (as `blips`).
+    targets: Vec<Target>,
+    /// Attack values by (target, Combat Value, Defence), worked out on first use (NaN).
+    values: std::cell::RefCell<Vec<f64>>,
+    /// Expected damage by (Combat Value, Defence), worked out on first use (NaN).
+    expected: std::cell::RefCell<Vec<f64>>,
+    /// Steps from the nearest enemy (revealed model or Blip) to each square.
+    to_enemy: Option<std::rc::Rc<Near>>,
+    /// Objective squares still to reach (extract, interact); empty for the others.
+    goal: Vec<Pos>,
+    /// How much a step nearer the enemy is worth now.
+    pressure: f64,
+}
+
+/// One Hero deciding, with what it needs at every square it could end on.
+struct Me<'s, 'a> {
+    id: Id,
+    stats: HeroStats,
+    health: u32,
+    aims: Aims<'s, 'a>,
+    /// What each revealed unit threatens.
+    threats: Vec<Threat>,
+    /// Overwatch candidates, best first: (value full, value weak, target).
+    watch: Vec<(f64, f64, usize)>,
+    /// The targets near enough to matter and their attack values (upper bounds): Shoot short,
+    /// Shoot long, Melee.
+    vals: Vec<(Pos, [f64; 3])>,
+    /// The face-down Blips near enough to matter.
+    blips: Vec<Pos>,
+}
+
+/// What a revealed unit can do to a Hero next phase.
+struct Threat {
+    /// Steps from its first model.
+    near: std::rc::Rc<Near>,
+    lead: Pos,
+    /// Steps from which it reaches a Hero to fight (its Movement and one).
+    reach: u32,
+    /// Its best shooter, for when it cannot reach.
+    shooter: Option<Shooter>,
+    /// Steps from its first model to the nearest other Hero (`u32::MAX`: beyond reach).
+    other: u32,
+}
+
+/// A shooter's reach and expected damage by the Hero's Defence, short and long.
+struct Shooter {
+    pos: Pos,
+    short: u32,
+    long: u32,
+    movement: u32,
+    near_cv: [f64; 8],
+    far_cv: [f64; 8],
+}
+
+/// How much a point of expected damage to a Hero costs, by the Hero's Health: losing a Hero
+/// loses its guns for the rest of the game.
+fn hurt_cost(expected: f64, health: u32) -> f64 {
+    expected * (1.0 + 3.0 / f64::from(health.max(1)))
+}
+
+/// How much a step nearer the enemy is worth to a Hero, and how much more as the round limit
+/// nears (over the rounds left and one): the Heroes must find and kill everything in time.
+const PRESSURE: f64 = 0.35;
+const PRESSURE_LATE: f64 = 0.6;
+
+/// Overwatch: the share of an attack's worth counted for an alien whose nearest Hero is this
+/// one (it will walk into sight), for one going for a Hero this one sees, for a Blip.
+const WATCH_LIKELY: f64 = 0.7;
+const WATCH_SEEN: f64 = 0.4;
+const WATCH_BLIP: f64 = 0.15;
+
+/// How many squares a Hero's move is worked out exactly for (sight, reveals, the attack that
+/// would follow), best bound first; the others only bound.
+const EXACT_SQUARES: usize = 8;
+
+/// A face-down Blip within this distance of a Hero flips and attacks it this phase.
+const BLIP_FLIP_REACH: u32 = 3;
+/// Expected damage from a face-down Blip that flips next to a Hero (an average unit's RUSH and
+/// attack).
+const BLIP_NEAR_THREAT: f64 = 0.75;
+/// From one that may close in and flip next round.
+const BLIP_FAR_THREAT: f64 = 0.25;
+/// A Blip revealed by a Hero's move performs its behaviour at once: within RUSH's reach, a
+/// cost.
+const REVEAL_NEAR: u32 = 6;
+const REVEAL_NEAR_COST: f64 = 1.0;
+
+impl<'a> Scene<'a> {
+    fn of(st: &'a GameState, content: &'a Content) -> Scene<'a> {
+        let o = st.compute_obstacles();
+        let heroes: Vec<(Id, Pos)> = st.hero_models().map(|m| (m.id, m.pos)).collect();
+        let mut foes: Vec<Foe> = Vec::new();
+        let mut units = Vec::new();
+        let mut targets: Vec<Target> = Vec::new();
+        let overmind: Vec<&Unit> = st
+            .units
+            .iter()
+            .filter(|u| u.side == Side::Overmind && u.alive())
+            .collect();
+        let last_unit = overmind.len() == 1 && st.blips.is_empty();
+        for u in &overmind {
+            let first = foes.len();
+            let mut models: Vec<(u32, u32, f64)> = Vec::new();
+            for m in &u.models {
+                let t = content.aliens.get(m.kind.as_str());
+                let shoot = t.and_then(|t| t.shoot);
+                let melee = t.map_or(2, |t| t.melee);
+                let movement = t.map_or(4, |t| t.movement);
+                foes.push(Foe {
+                    pos: m.pos,
+                    movement,
+                    melee,
+                    shoot,
+                    down: m.status.knocked_down || m.status.stunned,
+                    engaged: heroes.iter().any(|(_, h)| adjacent(&st.map, *h, m.pos)),
+                    near: Bare::near(&st.map, m.pos, movement + 2),
+                });
+                let worth = 1.5 + 0.5 * f64::from(melee + shoot.map_or(0, |s| s.short.cv));
+                models.push((m.health, m.max_health, worth));
+            }
+            units.push(first..foes.len());
+            for (k, m) in u.models.iter().enumerate() {
+                // Hits go to the target, then to wounded models, then the rest.
+                let mut victims = vec![(models[k].0, models[k].2)];
+                for wounded in [true, false] {
+                    victims.extend(
+                        models
+                            .iter()
+                            .enumerate()
+                            .filter(|&(i, g)| i != k && (g.0 < g.1) == wounded)
+                            .map(|(_, g)| (g.0, g.2)),
+                    );
+                }
+                targets.push(Target {
+                    id: m.id,
+                    unit: u.id,
+                    pos: m.pos,
+                    defence: content.aliens.get(m.kind.as_str()).map_or(2, |t| t.defence),
+                    victims,
+                    wipe: if last_unit { 30.0 } else { 1.0 },
+                    bonus: 0.0,
+                });
+            }
+        }
+        let blips: Vec<Pos> = st.blips.iter().map(|b| b.pos).collect();
+        // A face-down Blip: a Decoy or an average unit; damage reveals it.
+        targets.extend(st.blips.iter().map(|b| Target {
+            id: b.id,
+            unit: b.id,
+            pos: b.pos,
+            defence: 2,
+            victims: vec![(2, 2.5)],
+            wipe: 0.0,
+            bonus: 0.6,
+        }));
+        let values = std::cell::RefCell::new(vec![f64::NAN; targets.len() * VALUE_CV * VALUE_DEF]);
+        let expected = std::cell::RefCell::new(vec![f64::NAN; VALUE_CV * VALUE_DEF]);
+        let enemies: Vec<Pos> = targets.iter().map(|t| t.pos).collect();
+        let to_enemy = (!enemies.is_empty()).then(|| Bare::enemies(&st.map, &enemies));
+        let goal = match &st.objective {
+            Objective::Extract { squares, .. } => {
+                if squares.is_empty() {
+                    st.map.squares_of(crate::map::Terrain::Yellow).collect()
+                } else {
+                    squares.clone()
+                }
+            }
+            Objective::Interact { squares } => squares
+                .iter()
+                .copied()
+                .filter(|s| !st.activated_objectives.contains(s))
+                .collect(),
+            _ => Vec::new(),
+        };
+        let rounds_left = f64::from(st.max_rounds.saturating_sub(st.round));
+        let pressure = match st.objective {
+            Objective::Survive => 0.0,
+            _ => PRESSURE + PRESSURE_LATE / (1.0 + rounds_left),
+        };
+        Scene {
+            st,
+            content,
+            o,
+            foes,
+            units,
+            blips,
+            heroes,
+            targets,
+            values,
+            expected,
+            to_enemy,
+            goal,
+            pressure,
+        }
+    }
+
+    fn los(&self, a: Pos, b: Pos) -> bool {
+        self.st.rules.los.visible(&self.st.map, &self.o, a, b)
+    }
+
+    fn stats(&self, m: &crate::state::Model) -> Option<HeroStats> {
+        let p = self.content.heroes.get(m.kind.as_str())?;
+        let (melee, defence) = p.dial_at(m.health);
+        Some(HeroStats {
+            movement: p.movement,
+            melee,
+            defence,
+            shoot: p.shoot,
+        })
+    }
+
+    /// The expected damage of an attack of Combat Value `cv` against Defence `def`.
+    fn expected(&self, cv: u32, def: u32) -> f64 {
+        let slot = ((cv as usize) < VALUE_CV && (def as usize) < VALUE_DEF)
+            .then(|| cv as usize * VALUE_DEF + def as usize);
+        if let Some(v) = slot.and_then(|i| self.expected.borrow().get(i).copied()) {
+            if !v.is_nan() {
+                return v;
+            }
+        }
+        let v = with_odds(&self.st.rules, cv, def, |o| o.mean);
+        if let Some(x) = slot.and_then(|i| self.expected.borrow_mut().get_mut(i).map(|x| *x = v)) {
+            let () = x;
+        }
+        v
+    }
+
+    /// The Defence a model on `at` rolls against attackers on `from` (red and green squares).
+    fn defence_at(&self, base: u32, at: Pos, from: &[Pos]) -> u32 {
+        if base == 0 {
+            return 0;
+        }
+        let rules = &self.st.rules;
+        let map = &self.st.map;
+        let mut d = base as i32;
+        match map.terrain(at) {
+            crate::map::Terrain::Red => d += rules.red_defence,
+            crate::map::Terrain::Green => {
+                let covered = crate::geom::Dir::ORTHOGONAL.iter().any(|&dir| {
+                    map.is_green_side(at, dir)
+                        && !from.is_empty()
+                        && from.iter().all(|p| match dir {
+                            crate::geom::Dir::N => p.y < at.y,
+                            crate::geom::Dir::S => p.y > at.y,
+                            crate::geom::Dir::W => p.x < at.x,
+                            crate::geom::Dir::E => p.x > at.x,
+                            _ => false,
+                        })
+                });
+                if covered {
+                    d += rules.green_defence;
+                }
+            }
+            _ => {}
+        }
+        d.max(1) as u32
+    }
+
+    /// The Hero `me`, as it decides.
+    fn me<'s>(&'s self, id: Id, at: Pos, s: &HeroStats, health: u32) -> Me<'s, 'a> {
+        let aims = self.aims(s);
+        let rules = &self.st.rules;
+        let by_def = |cv: u32| -> [f64; 8] {
+            let mut e = [0.0; 8];
+            for (d, x) in e.iter_mut().enumerate() {
+                *x = if cv == 0 {
+                    0.0
+                } else {
+                    self.expected(cv, d as u32)
+                };
+            }
+            e
+        };
+        let threats = self
+            .units
+            .iter()
+            .map(|r| {
+                let models = &self.foes[r.clone()];
+                let lead = &self.foes[r.start];
+                let standing: Vec<&Foe> = models.iter().filter(|f| !f.down).collect();
+                let reach = standing.iter().map(|f| f.movement + 1).max().unwrap_or(1);
+                let shooter = standing
+                    .iter()
+                    .filter_map(|f| f.shoot.map(|sh| (f, sh)))
+                    .max_by_key(|(_, sh)| (sh.short.cv, sh.long.cv, sh.long.range))
+                    .map(|(f, sh)| Shooter {
+                        pos: f.pos,
+                        short: sh.short.range,
+                        long: sh.long.range,
+                        movement: f.movement,
+                        near_cv: by_def(sh.short.cv),
+                        far_cv: by_def(sh.long.cv),
+                    });
+                let other = self
+                    .heroes
+                    .iter()
+                    .filter(|(h, _)| *h != id)
+                    .filter_map(|(_, p)| lead.near.get(*p))
+                    .min()
+                    .unwrap_or(u32::MAX);
+                Threat {
+                    near: lead.near.clone(),
+                    lead: lead.pos,
+                    reach,
+                    shooter,
+                    other,
+                }
+            })
+            .collect();
+        let mut watch: Vec<(f64, f64, usize)> = Vec::new();
+        if s.shoot.is_some() {
+            for (k, f) in self.foes.iter().enumerate() {
+                if !f.down && !f.engaged {
+                    watch.push((aims.overwatch(k, false), aims.overwatch(k, true), k));
+                }
+            }
+            for k in self.foes.len()..self.targets.len() {
+                let blip = WATCH_BLIP;
+                watch.push((
+                    blip * aims.overwatch(k, false),
+                    blip * aims.overwatch(k, true),
+                    k,
+                ));
+            }
+            watch.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.2.cmp(&b.2)));
+        }
+        // What the squares this Hero can reach may be near.
+        let steps = s.movement.max(1) + 1;
+        let far = BLIP_FLIP_REACH + rules.blip_movement;
+        let blips = self
+            .blips
+            .iter()
+            .copied()
+            .filter(|b| b.distance(at) <= far + steps)
+            .collect();
+        let range = s.shoot.map_or(1, |sh| sh.max_range()).max(1);
+        let vals = self
+            .targets
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| t.pos.distance(at) <= range + steps)
+            .map(|(k, t)| (t.pos, [aims.short(k), aims.long(k), aims.melee(k)]))
+            .collect();
+        Me {
+            id,
+            stats: *s,
+            health,
+            aims,
+            threats,
+            watch,
+            vals,
+            blips,
+        }
+    }
+
+    /// The Defence change on `at` against attackers on `from` (red and green squares).
+    fn cover(&self, at: Pos, from: Pos) -> i32 {
+        let rules = &self.st.rules;
+        let map = &self.st.map;
+        match map.terrain(at) {
+            crate::map::Terrain::Red => rules.red_defence,
+            crate::map::Terrain::Green => {
+                let beyond = crate::geom::Dir::ORTHOGONAL.iter().any(|&dir| {
+                    map.is_green_side(at, dir)
+                        && match dir {
+                            crate::geom::Dir::N => from.y < at.y,
+                            crate::geom::Dir::S => from.y > at.y,
+                            crate::geom::Dir::W => from.x < at.x,
+                            crate::geom::Dir::E => from.x > at.x,
+                            _ => false,
+                        }
+                });
+                if beyond {
+                    rules.green_defence
+                } else {
+                    0
+                }
+            }
+            _ => 0,
+        }
+    }
+
+    /// Expected damage the aliens bring to `me` if it ends the phase on `at`: each unit that
+    /// can reach it (its models' Melee together) or else its best shooter in range, counted in
+    /// full when this Hero is the unit's nearest; the face-down Blips near.
+    fn danger(&self, me: &Me<'_, '_>, at: Pos) -> f64 {
+        let defence = me.stats.defence as i32;
+        let def = |from: Pos| (defence + self.cover(at, from)).clamp(1, 7) as usize;
+        let mut expected = 0.0;
+        for (t, r) in me.threats.iter().zip(&self.units) {
+            let mine = t.near.get(at).unwrap_or(u32::MAX);
+            let w = if mine <= t.other { 1.0 } else { 0.35 };
+            // The models that can reach it fight together.
+            let mut cv = 0;
+            let mut from = t.lead;
+            if mine <= t.reach + 2 {
+                for f in &self.foes[r.clone()] {
+                    let reach = if f.down { 1 } else { f.movement + 1 };
+                    if f.near.get(at).is_some_and(|d| d <= reach) {
+                        cv += f.melee;
+                        from = f.pos;
+                    }
+                }
+            }
+            if cv > 0 {
+                expected += w * self.expected(cv, def(from) as u32);
+            } else if let Some(sh) = &t.shooter {
+                let dist = sh.pos.distance(at);
+                if dist <= sh.short {
+                    expected += w * 0.7 * sh.near_cv[def(sh.pos)];
+                } else if dist <= sh.long {
+                    expected += w * 0.7 * sh.far_cv[def(sh.pos)];
+                } else if dist <= sh.long + sh.movement {
+                    expected += w * 0.4 * sh.far_cv[def(sh.pos)];
+                }
+            }
+        }
+        let far = BLIP_FLIP_REACH + self.st.rules.blip_movement;
+        for b in &me.blips {
+            let d = b.distance(at);
+            if d <= BLIP_FLIP_REACH {
+                expected += BLIP_NEAR_THREAT;
+            } else if d <= far {
+                expected += BLIP_FAR_THREAT;
+            }
+        }
+        expected
+    }
+
+    /// What ending the activation on `at` is worth to `me`, but for the Blips it reveals
+    /// ([`Scene::reveal_cost`]): minus the danger there, minus the distance to what is left to
+    /// find or reach.
+    fn place(&self, me: &Me<'_, '_>, at: Pos) -> f64 {
+        let mut v = -hurt_cost(self.danger(me, at), me.health);
+        if !self.goal.is_empty() {
+            let d = self.goal.iter().map(|g| g.distance(at)).min().unwrap_or(0);
+            v -= 0.5 * f64::from(d);
+        } else if let Some(d) = self.to_enemy.as_ref().and_then(|f| f.get(at)) {
+            v -= self.pressure * f64::from(d);
+        }
+        v
+    }
+
+    /// The cost of the face-down Blips a Hero on `at` would reveal within their reach: each
+    /// performs its behaviour at once.
+    fn reveal_cost(&self, at: Pos) -> f64 {
+        self.blips
+            .iter()
+            .filter(|b| b.distance(at) <= REVEAL_NEAR && self.los(at, **b))
+            .count() as f64
+            * REVEAL_NEAR_COST
+    }
+
+    /// The expected worth of an attack of Combat Value `cv` on target `k` from `from`:
+    /// the Health it takes, the models and units it kills. With no `from`, the building and
+    /// green-side modifiers are left out (an upper bound).
+    fn attack_value(&self, cv: u32, from: Option<Pos>, k: usize, shooting: bool) -> f64 {
+        let rules = &self.st.rules;
+        let Some(t) = self.targets.get(k) else {
+            return 0.0;
+        };
+        let mut cv = cv;
+        if let (true, Some(from), Some(b)) = (shooting, from, self.st.map.building(t.pos)) {
+            if self.st.map.building(from) != Some(b) {
+                cv = cv.saturating_sub(rules.building_penalty).max(1);
+            }
+        }
+        let from: &[Pos] = match &from {
+            Some(p) => std::slice::from_ref(p),
+            None => &[],
+        };
+        let def = self.defence_at(t.defence, t.pos, from);
+        let slot = ((cv as usize) < VALUE_CV && (def as usize) < VALUE_DEF)
+            .then(|| (k * VALUE_CV + cv as usize) * VALUE_DEF + def as usize);
+        if let Some(v) = slot.and_then(|i| self.values.borrow().get(i).copied()) {
+            if !v.is_nan() {
+                return v;
+            }
+        }
+        let v = with_odds(rules, cv, def, |o| {
+            let mut v = t.bonus;
+            for (dmg, pk) in o.p.iter().enumerate().skip(1) {
+                let mut left = dmg as u32;
+                let mut got = 0.0;
+                let mut all = true;
+                for &(health, worth) in &t.victims {
+                    let take = left.min(health);
+                    left -= take;
+                    got += f64::from(take);
+                    if take == health {
+                        got += worth;
+                    } else {
+                        all = false;
+                        break;
+                    }
+                }
+                if all {
+                    got += t.wipe;
+                }
+                v += pk * got;
+            }
+            v
+        });
+        if let Some(x) = slot.and_then(|i| self.values.borrow_mut().get_mut(i).map(|x| *x = v)) {
+            let () = x;
+        }
+        v
+    }
+
+    /// The Hero `s`'s attack values on each target (upper bounds, see
+    /// [`Scene::attack_value`]), worked out when first asked.
+    fn aims<'s>(&'s self, s: &HeroStats) -> Aims<'s, 'a> {
+        Aims {
+            scene: self,
+            shoot: s.shoot,
+            melee: s.melee,
+        }
+    }
+
+    /// What Overwatch on `at` is expected to bring (`weak`: as the second action): the first
+    /// alien to move into its sight and range (if this Hero is its nearest, or it goes for one
+    /// this one sees), or a Blip. With `sure`, no sight is checked (an upper bound).
+    fn overwatch_value(&self, me: &Me<'_, '_>, at: Pos, weak: bool, sure: bool) -> f64 {
+        let Some(shoot) = me.stats.shoot else {
+            return 0.0;
+        };
+        let reach = shoot.max_range();
+        let (likely, seen) = (WATCH_LIKELY, WATCH_SEEN);
+        let mut best: f64 = 0.0;
+        for &(full, weakv, k) in &me.watch {
+            let v = if weak { weakv } else { full };
+            if v * likely <= best {
+                // Sorted by the weak value; the full one is at most a die better.
+                if weak {
+                    break;
+                }
+                continue;
+            }
+            let Some(f) = self.foes.get(k) else {
+                // A face-down Blip (its factor is in the value).
+                let t = &self.targets[k];
+                if t.pos.distance(at) <= reach + self.st.rules.blip_movement {
+                    best = best.max(v);
+                }
+                continue;
+            };
+            if f.pos.distance(at) > reach + f.movement {
+                continue;
+            }
+            if sure {
+                best = best.max(likely * v);
+                continue;
+            }
+            let mine = f.near.get(at).unwrap_or(u32::MAX);
+            let nearest = self
+                .heroes
+                .iter()
+                .filter(|(h, _)| *h != me.id)
+                .filter_map(|(_, p)| f.near.get(*p).map(|d| (d, *p)))
+                .min();
+            match nearest {
+                Some((d, p)) if d < mine => {
+                    if seen * v > best && p.distance(at) <= reach && self.los(at, p) {
+                        best = seen * v;
+                    }
+                }
+                _ => best = best.max(likely * v),
+            }
+        }
+        best
+    }
+
+    /// The best attack a Hero on `at` may make (Shoot if `shoot`, Melee if `melee`): (value,
+    /// target id, whether it is a Shoot). With `blips`, a face-down Blip counts too: one in
+    /// sight of a square a Hero moves to is revealed there, and what it holds can be shot (no
+    /// Blip is in sight of where a Hero stands). Targets are tried by their upper bounds, so
+    /// sight is checked and the exact value worked out only while one could still be best.
+    fn best_attack(
+        &self,
+        at: Pos,
+        aims: &Aims<'_, '_>,
+        shoot: bool,
+        melee: bool,
+        shaken_by: Option<Id>,
+        blips: bool,
+    ) -> Option<(f64, Id, bool)> {
+        let map = &self.st.map;
+        let mut options: Vec<(f64, usize, bool, u32)> = Vec::new();
+        let n = if blips {
+            self.targets.len()
+        } else {
+            self.foes.len()
+        };
+        for (k, t) in self.targets[..n].iter().enumerate() {
+            if shaken_by == Some(t.unit) {
+                continue;
+            }
+            let d = at.distance(t.pos);
+            if d <= 1 && adjacent(map, at, t.pos) {
+                if melee && aims.melee > 0 {
+                    options.push((aims.melee(k), k, false, aims.melee));
+                }
+            } else if let (true, Some(sh)) = (shoot, aims.shoot) {
+                if let Some(cv) = sh.cv_at(d) {
+                    let v = if d <= sh.short.range {
+                        aims.short(k)
+                    } else {
+                        aims.long(k)
+                    };
+                    options.push((v, k, true, cv));
+                }
+            }
+        }
+        options.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+        let mut best: Option<(f64, Id, bool)> = None;
+        for (bound, k, shot, cv) in options {
+            if best.as_ref().is_some_and(|(b, _, _)| bound <= *b) {
+                break;
+            }
+            let t = &self.targets[k];
+            if !self.los(at, t.pos) {
+                continue;
+            }
+            let v = self.attack_value(cv, Some(at), k, shot);
+            if best.as_ref().is_none_or(|(b, _, _)| v > *b + 1e-9) {
+                best = Some((v, t.id, shot));
+            }
+        }
+        best
+    }
+
+    /// The best attack's value from `at` without checking sight (an upper bound).
+    fn attack_bound(&self, at: Pos, me: &Me<'_, '_>, shoot: bool, melee: bool) -> f64 {
+        let map = &self.st.map;
+        let (short, long) = match (shoot, me.stats.shoot) {
+            (true, Some(sh)) => (sh.short.range, sh.long.range),
+            _ => (0, 0),
+        };
+        let mut best: f64 = 0.0;
+        for (p, v) in &me.vals {
+            let d = at.distance(*p);
+            let x = if d <= 1 && adjacent(map, at, *p) {
+                if melee {
+                    v[2]
+                } else {
+                    0.0
+                }
+            } else if d <= short {
+                v[0]
+            } else if d <= long {
+                v[1]
+            } else {
+                0.0
+            };
+            best = best.max(x);
+        }
+        best
+    }
+
+    /// The Hero's best next action, if anything beats ending its activation.
+    fn best(&self, u: &Unit) -> Option<Plan> {
+        let m = u.models.first()?;
+        if u.used.len() >= 2 {
+            return None;
+        }
+        let id = u.id;
+        let free = |k: ActionKind| !u.used.contains(&k);
+        if m.status.stunned {
+            return free(ActionKind::Interact).then_some(Plan {
+                action: Action::Interact { unit: id },
+                gain: 1.0,
+            });
+        }
+        if self.goal.contains(&m.pos) && free(ActionKind::Interact) {
+            return Some(Plan {
+                action: Action::Interact { unit: id },
+                gain: 10.0,
+            });
+        }
+        if m.status.knocked_down {
+            // Standing up takes the Move; nothing else before it.
+            return free(ActionKind::Move).then_some(Plan {
+                action: Action::Move {
+                    unit: id,
+                    to: m.pos,
+                    via: Vec::new(),
+                },
+                gain: 1.0,
+            });
+        }
+        let s = self.stats(m)?;
+        let me = self.me(id, m.pos, &s, m.health);
+        let first = u.used.is_empty();
+        let shaken = m.status.shaken_by;
+        let map = &self.st.map;
+        let stay = self.place(&me, m.pos);
+        let can_shoot = free(ActionKind::Shoot) && s.shoot.is_some();
+        let can_melee = free(ActionKind::Melee);
+        let can_watch = free(ActionKind::Overwatch) && s.shoot.is_some();
+        let mut plans: Vec<Plan> = Vec::new();
+        // Where a Move (or, once moved, a Sprint) can take the Hero, valued but for reveals.
+        let (kind, steps) = if free(ActionKind::Move) {
+            (ActionKind::Move, s.movement)
+        } else if free(ActionKind::Sprint) {
+            (ActionKind::Sprint, crate::rules::Rules::sprint(s.movement))
+        } else {
+            (ActionKind::Move, 0)
+        };
+        // Stepping away from adjacent aliens gives each unit a Free Attack.
+        let adjacent_cv: u32 = self
+            .foes
+            .iter()
+            .filter(|f| !f.down && f.engaged && adjacent(map, m.pos, f.pos))
+            .map(|f| f.melee)
+            .sum();
+        let leave = if adjacent_cv > 0 {
+            hurt_cost(self.expected(adjacent_cv, s.defence), m.health)
+        } else {
+            0.0
+        };
+        let squares: Vec<(Pos, f64)> = if steps > 0 {
+            reachable(map, &self.o, m.pos, steps)
+                .into_iter()
+                .filter(|&(_, n)| n > 0)
+                .map(|(p, _)| (p, self.place(&me, p) - leave))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        // Attack from here, then move to the best place or stand on Overwatch.
+        if let Some((v, target, shot)) =
+            self.best_attack(m.pos, &me.aims, can_shoot, can_melee, shaken, false)
+        {
+            let mut after = stay;
+            if first {
+                // The best place a move reaches, reveals counted: best first, so sight is
+                // checked only while a square could still beat the best found.
+                let mut order: Vec<&(Pos, f64)> = squares.iter().collect();
+                order.sort_by(|a, b| b.1.total_cmp(&a.1));
+                for &&(p, v) in &order {
+                    if v <= after {
+                        break;
+                    }
+                    after = after.max(v - self.reveal_cost(p));
+                }
+                if can_watch {
+                    after = after.max(stay + self.overwatch_value(&me, m.pos, true, false));
+                }
+            }
+            let action = if shot {
+                Action::Shoot { unit: id, target }
+            } else {
+                Action::Melee { unit: id, target }
+            };
+            plans.push(Plan {
+                action,
+                gain: v + after - stay,
+            });
+        }
+        // Overwatch here: full as the first action, weak as the second.
+        if can_watch {
+            plans.push(Plan {
+                action: Action::Overwatch { unit: id },
+                gain: self.overwatch_value(&me, m.pos, !first, false),
+            });
+        }
+        // Move to each square, then the best attack or Overwatch there; best bound first.
+        let follows = first;
+        let mut bounded: Vec<(f64, Pos, f64, f64)> = squares
+            .iter()
+            .map(|&(p, v)| {
+                let (mut atk, mut ow) = (0.0, 0.0);
+                if follows {
+                    atk = self.attack_bound(p, &me, can_shoot, can_melee);
+                    if can_watch {
+                        ow = self.overwatch_value(&me, p, true, true);
+                    }
+                }
+                (v + atk.max(ow), p, v, atk)
+            })
+            .collect();
+        // Only the best few bounds are worked out exactly.
+        let exact = EXACT_SQUARES;
+        let order = |a: &(f64, Pos, f64, f64), b: &(f64, Pos, f64, f64)| {
+            b.0.total_cmp(&a.0)
+                .then((a.1.y, a.1.x).cmp(&(b.1.y, b.1.x)))
+        };
+        if bounded.len() > exact && exact > 0 {
+            bounded.select_nth_unstable_by(exact - 1, order);
+            bounded.truncate(exact);
+        }
+        bounded.sort_unstable_by(order);
+        let mut best_move: Option<(f64, Pos)> = None;
+        for (n, (bound, p, v, atk)) in bounded.into_iter().enumerate() {
+            if best_move.is_some_and(|(b, _)| bound <= b || n >= exact) {
+                break;
+            }
+            let mut follow: f64 = 0.0;
+            if follows {
+                if atk > 0.0 {
+                    if let Some((a, _, _)) =
+                        self.best_attack(p, &me.aims, can_shoot, can_melee, shaken, true)
+                    {
+                        follow = a;
+                    }
+                }
+                if can_watch && follow < bound - v {
+                    follow = follow.max(self.overwatch_value(&me, p, true, false));
+                }
+            }
+            let total = v - self.reveal_cost(p) + follow;
+            if best_move.is_none_or(|(b, _)| total > b + 1e-9) {
+                best_move = Some((total, p));
+            }
+        }
+        if let Some((total, to)) = best_move {
+            let action = if kind == ActionKind::Move {
+                Action::Move {
+                    unit: id,
+                    to,
+                    via: Vec::new(),
+                }
+            } else {
+                Action::Sprint {
+                    unit: id,
+                    to,
+                    via: Vec::new(),
+                }
+            };
+            plans.push(Plan {
+                action,
+                gain: total - stay,
+            });
+        }
+        let mut best: Option<Plan> = None;
+        for p in plans {
+            if best.as_ref().is_none_or(|b| p.gain > b.gain + 1e-9) {
+                best = Some(p);
+            }
+        }
+        let best = best.filter(|p| p.gain > 1e-6)?;
+        crate::validate::validate(self.st, self.content, Side::Heroes, &best.action)
+            .is_ok()
+            .then_some(best)
+    }
+}
+
+/// The chances of each damage total of one attack, and their mean.
+#[derive(Clone, Debug, Default)]
+struct Odds {
+    p: Vec<f64>,
+    mean: f64,
+}
+
+/// Attack Combat Values and Defences the memo holds; larger ones are worked out each time.
+const ODDS_CV: usize = 24;
+const ODDS_DEF: usize = 12;
+
+/// Damage odds by attack Combat Value and Defence for one die and dice cap.
+#[derive(Default)]
+struct OddsMemo {
+    key: [u32; 7],
+    table: Vec<Option<Odds>>,
+}
+
+thread_local! {
+    /// A pure function of its key, kept so that each is worked out once per thread.
+    static ODDS: std::cell::RefCell<OddsMemo> = std::cell::RefCell::new(OddsMemo::default());
+}
+
+/// `f` of the odds of an attack of Combat Value `cv` against Defence `def` under `rules`' die
+/// and cap (docs/RULES.md §6.1).
+fn with_odds<R>(rules: &crate::rules::Rules, cv: u32, def: u32, f: impl FnOnce(&Odds) -> R) -> R {
+    let d = &rules.die;
+    let key = [
+        d.blank,
+        d.hit,
+        d.double_hit,
+        d.critical,
+        d.shield,
+        d.double_shield,
+        rules.max_dice,
+    ];
+    let (c, e) = (cv as usize, def as usize);
+    if c >= ODDS_CV || e >= ODDS_DEF {
+        return f(&damage_odds(rules, cv, def));
+    }
+    ODDS.with(|memo| {
+        let mut memo = memo.borrow_mut();
+        if memo.key != key || memo.table.is_empty() {
+            memo.key = key;
+            memo.table = vec![None; ODDS_CV * ODDS_DEF];
+        }
+        let slot = &mut memo.table[c * ODDS_DEF + e];
+        f(slot.get_or_insert_with(|| damage_odds(rules, cv, def)))
+    })
+}
+
+/// The odds of each damage total, worked out exactly.
+fn damage_odds(rules: &crate::rules::Rules, cv: u32, def: u32) -> Odds {
+    let d = &rules.die;
+    let total = f64::from(d.total().max(1));
+    let pr = |n: u32| f64::from(n) / total;
+    let dice = cv.min(rules.max_dice);
+    let upgrades = cv.saturating_sub(rules.max_dice);
+    // (hits, crits, blanks) -> chance.
+    let mut att: std::collections::BTreeMap<(u32, u32, u32), f64> =
+        std::collections::BTreeMap::new();
+    att.insert((0, 0, 0), 1.0);
+    for _ in 0..dice {
+        let mut next = std::collections::BTreeMap::new();
+        for (&(h, c, b), &p) in &att {
+            for (dh, dc, db, q) in [
+                (0, 0, 1, pr(d.blank)),
+                (1, 0, 0, pr(d.hit)),
+                (2, 0, 0, pr(d.double_hit)),
+                (0, 1, 0, pr(d.critical)),
+                (0, 0, 0, pr(d.shield + d.double_shield)),
+            ] {
+                if q > 0.0 {
+                    *next.entry((h + dh, c + dc, b + db)).or_insert(0.0) += p * q;
+                }
+            }
+        }
+        att = next;
+    }
+    let mut shields: Vec<f64> = vec![1.0];
+    for _ in 0..def.min(rules.max_dice) {
+        let mut next = vec![0.0; shields.len() + 2];
+        for (s, &p) in shields.iter().enumerate() {
+            next[s] += p * pr(d.blank + d.hit + d.double_hit + d.critical);
+            next[s + 1] += p * pr(d.shield);
+            next[s + 2] += p * pr(d.double_shield);
+        }
+        shields = next;
+    }
+    let mut p = vec![0.0; (2 * dice + upgrades + 1) as usize];
+    for (&(h, c, b), &q) in &att {
+        let hits = h + upgrades.min(b);
+        for (s, &r) in shields.iter().enumerate() {
+            let dmg = c + hits.saturating_sub(s as u32);
+            if let Some(x) = p.get_mut(dmg as usize) {
+                *x += q * r;
+            }
+        }
+    }
+    let mean = p.iter().enumerate().map(|(k, q)| k as f64 * q).sum();
+    Odds { p, mean }
 }
