@@ -414,15 +414,25 @@ fn fall_back(state: &GameState, o: &Obstacles, heroes: &[(Id, Pos)], b: &Blip) -
 /// (face-down Blips given contents sampled from what the Heroes had seen, played on by the
 /// greedy AIs) was tried for `strong` and lost more games (docs/BENCHMARKS.md), so `strong`
 /// plays the Heroes as `standard` does.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone)]
 pub struct HeroPlanner {
     level: Level,
+    /// What was last worked out about the aliens (see [`FoeSide`]).
+    foes: Option<std::rc::Rc<FoeSide>>,
+}
+
+impl std::fmt::Debug for HeroPlanner {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HeroPlanner")
+            .field("level", &self.level)
+            .finish_non_exhaustive()
+    }
 }
 
 impl HeroPlanner {
     #[must_use]
     pub fn new(level: Level) -> HeroPlanner {
-        HeroPlanner { level }
+        HeroPlanner { level, foes: None }
     }
 }
 
@@ -430,7 +440,7 @@ impl Player for HeroPlanner {
     fn next_action(&mut self, view: View<'_>, content: &Content) -> Action {
         let _ = self.level;
         let state = view.state();
-        let scene = Scene::of(state, content);
+        let scene = Scene::of(state, content, &mut self.foes);
         if let Some(id) = state.active.as_deref() {
             return state
                 .unit(id)
@@ -544,12 +554,45 @@ impl Bare {
         })
     }
 
-    /// Breadth-first step counts from `from` out to `depth` (at most 254).
+    /// Breadth-first step counts from `from` out to `depth` (at most 254) over the bare map.
     fn search(&self, map: &crate::map::Map, from: &[Pos], depth: u32) -> Near {
+        self.walk(map, None, from, depth).0
+    }
+
+    /// Breadth-first step counts from `from` out to `depth` (at most 254): over the bare map,
+    /// or with `blocked` squares too (a legal step, as [`crate::movement::can_step`] says,
+    /// neither enters one nor cuts past one diagonally; the sources are free).
+    fn walk(
+        &self,
+        map: &crate::map::Map,
+        blocked: Option<&Obstacles>,
+        from: &[Pos],
+        depth: u32,
+    ) -> (Near, Vec<usize>) {
         let (width, height) = (map.width().max(0), map.height().max(0));
-        let mut steps = vec![u8::MAX; (width * height) as usize];
+        let len = (width * height) as usize;
+        let mut steps = vec![u8::MAX; len];
         let depth = depth.min(254) as u8;
-        let mut queue: Vec<usize> = Vec::with_capacity(steps.len());
+        let w = width as isize;
+        // Offsets by direction, and for a diagonal the two squares it cuts past.
+        let mut offset = [0isize; 8];
+        let mut cut = [(0isize, 0isize); 8];
+        for (k, d) in crate::geom::Dir::ALL.iter().enumerate() {
+            let (dx, dy) = d.delta();
+            offset[k] = dy as isize * w + dx as isize;
+            cut[k] = (dy as isize * w, dx as isize);
+        }
+        // Blocked squares by bit (the obstacles' own layout: square y * width + x), the
+        // sources cleared.
+        let mut bits: Vec<u64> = blocked.map(|o| o.words().to_vec()).unwrap_or_default();
+        for p in from {
+            let i = (p.y * width + p.x) as usize;
+            if let Some(w) = bits.get_mut(i / 64) {
+                *w &= !(1u64 << (i % 64));
+            }
+        }
+        let free = |i: usize| bits.get(i / 64).is_none_or(|w| w & (1u64 << (i % 64)) == 0);
+        let mut queue: Vec<usize> = Vec::with_capacity(64);
         for p in from {
             if map.in_bounds(*p) {
                 let i = (p.y * width + p.x) as usize;
@@ -567,26 +610,54 @@ impl Bare {
                 continue;
             }
             let mask = self.steps.get(i).copied().unwrap_or(0);
-            let (x, y) = ((i as i32) % width, (i as i32) / width);
-            for (k, dir) in crate::geom::Dir::ALL.iter().enumerate() {
+            for k in 0..8 {
                 if mask & (1 << k) == 0 {
                     continue;
                 }
-                let (dx, dy) = dir.delta();
-                let j = ((y + dy) * width + x + dx) as usize;
-                if let Some(s) = steps.get_mut(j) {
-                    if *s == u8::MAX {
-                        *s = d + 1;
-                        queue.push(j);
+                // The static mask keeps every step on the map.
+                let j = (i as isize + offset[k]) as usize;
+                if steps.get(j) != Some(&u8::MAX) || !free(j) {
+                    continue;
+                }
+                if k % 2 == 1 {
+                    let (a, b) = cut[k];
+                    let (pa, pb) = ((i as isize + a) as usize, (i as isize + b) as usize);
+                    if !free(pa) || !free(pb) {
+                        continue;
                     }
                 }
+                steps[j] = d + 1;
+                queue.push(j);
             }
         }
-        Near {
-            width,
-            height,
-            steps,
-        }
+        (
+            Near {
+                width,
+                height,
+                steps,
+            },
+            queue,
+        )
+    }
+
+    /// The squares a model on `from` can reach in at most `steps` legal steps past `blocked`,
+    /// with their step counts (as [`reachable`], `from` left out).
+    fn reach(
+        map: &std::sync::Arc<crate::map::Map>,
+        blocked: &Obstacles,
+        from: Pos,
+        steps: u32,
+    ) -> Vec<(Pos, u32)> {
+        Bare::with(map, |b| {
+            let (near, order) = b.walk(map, Some(blocked), &[from], steps);
+            order
+                .into_iter()
+                .filter_map(|i| {
+                    let n = *near.steps.get(i)?;
+                    (n > 0).then(|| (map.pos_of(i), u32::from(n)))
+                })
+                .collect()
+        })
     }
 
     fn near(map: &std::sync::Arc<crate::map::Map>, from: Pos, depth: u32) -> std::rc::Rc<Near> {
@@ -629,8 +700,6 @@ struct Foe {
     shoot: Option<crate::profile::Shoot>,
     /// Knocked Down or Stunned: attacks only where it lies.
     down: bool,
-    /// Next to a Hero: it fights where it stands rather than walking into Overwatch.
-    engaged: bool,
     /// Steps from the model to the squares near it.
     near: std::rc::Rc<Near>,
 }
@@ -706,17 +775,17 @@ impl Aims<'_, '_> {
     }
 }
 
-/// What the Heroes know, gathered once per decision.
-struct Scene<'a> {
-    st: &'a GameState,
-    content: &'a Content,
-    o: Obstacles,
+/// What the Heroes know of the aliens: a pure function of the revealed models and the
+/// face-down Blips (and the map, rules and content), kept by the planner while they stay as
+/// they are (through most of the Heroes' phase).
+struct FoeSide {
+    /// What it was worked out from.
+    key: Vec<FoeKey>,
     foes: Vec<Foe>,
     /// Each revealed unit's models: a range of `foes` (and of `targets`).
     units: Vec<std::ops::Range<usize>>,
     /// Face-down Blips (the Heroes' view holds no contents).
     blips: Vec<Pos>,
-    heroes: Vec<(Id, Pos)>,
     /// The revealed models (as `foes`), then the face-down Blips (as `blips`).
     targets: Vec<Target>,
     /// Attack values by (target, Combat Value, Defence), worked out on first use (NaN).
@@ -725,6 +794,29 @@ struct Scene<'a> {
     expected: std::cell::RefCell<Vec<f64>>,
     /// Steps from the nearest enemy (revealed model or Blip) to each square.
     to_enemy: Option<std::rc::Rc<Near>>,
+}
+
+/// One revealed model or Blip as a [`FoeSide`] depends on it.
+#[derive(Clone, Debug, PartialEq)]
+struct FoeKey {
+    unit: Id,
+    model: Id,
+    pos: Pos,
+    health: u32,
+    max_health: u32,
+    down: bool,
+    stats: Option<(u32, u32, u32, Option<crate::profile::Shoot>)>,
+}
+
+/// What the Heroes know, gathered once per decision.
+struct Scene<'a> {
+    st: &'a GameState,
+    content: &'a Content,
+    o: Obstacles,
+    side: std::rc::Rc<FoeSide>,
+    /// By foe: next to a Hero (it fights where it stands rather than walking into Overwatch).
+    engaged: Vec<bool>,
+    heroes: Vec<(Id, Pos)>,
     /// Objective squares still to reach (extract, interact); empty for the others.
     goal: Vec<Pos>,
     /// How much a step nearer the enemy is worth now.
@@ -804,10 +896,38 @@ const BLIP_FAR_THREAT: f64 = 0.25;
 const REVEAL_NEAR: u32 = 6;
 const REVEAL_NEAR_COST: f64 = 1.0;
 
-impl<'a> Scene<'a> {
-    fn of(st: &'a GameState, content: &'a Content) -> Scene<'a> {
-        let o = st.compute_obstacles();
-        let heroes: Vec<(Id, Pos)> = st.hero_models().map(|m| (m.id, m.pos)).collect();
+impl FoeSide {
+    fn key(st: &GameState, content: &Content) -> Vec<FoeKey> {
+        let models = st
+            .units
+            .iter()
+            .filter(|u| u.side == Side::Overmind)
+            .flat_map(|u| u.models.iter().map(move |m| (u.id, m)))
+            .map(|(unit, m)| FoeKey {
+                unit,
+                model: m.id,
+                pos: m.pos,
+                health: m.health,
+                max_health: m.max_health,
+                down: m.status.knocked_down || m.status.stunned,
+                stats: content
+                    .aliens
+                    .get(m.kind.as_str())
+                    .map(|t| (t.movement, t.melee, t.defence, t.shoot)),
+            });
+        let blips = st.blips.iter().map(|b| FoeKey {
+            unit: b.id,
+            model: b.id,
+            pos: b.pos,
+            health: 0,
+            max_health: 0,
+            down: false,
+            stats: None,
+        });
+        models.chain(blips).collect()
+    }
+
+    fn of(st: &GameState, content: &Content, key: Vec<FoeKey>) -> FoeSide {
         let mut foes: Vec<Foe> = Vec::new();
         let mut units = Vec::new();
         let mut targets: Vec<Target> = Vec::new();
@@ -831,7 +951,6 @@ impl<'a> Scene<'a> {
                     melee,
                     shoot,
                     down: m.status.knocked_down || m.status.stunned,
-                    engaged: heroes.iter().any(|(_, h)| adjacent(&st.map, *h, m.pos)),
                     near: Bare::near(&st.map, m.pos, movement + 2),
                 });
                 let worth = 1.5 + 0.5 * f64::from(melee + shoot.map_or(0, |s| s.short.cv));
@@ -876,6 +995,41 @@ impl<'a> Scene<'a> {
         let expected = std::cell::RefCell::new(vec![f64::NAN; VALUE_CV * VALUE_DEF]);
         let enemies: Vec<Pos> = targets.iter().map(|t| t.pos).collect();
         let to_enemy = (!enemies.is_empty()).then(|| Bare::enemies(&st.map, &enemies));
+        FoeSide {
+            key,
+            foes,
+            units,
+            blips,
+            targets,
+            values,
+            expected,
+            to_enemy,
+        }
+    }
+}
+
+impl<'a> Scene<'a> {
+    fn of(
+        st: &'a GameState,
+        content: &'a Content,
+        memo: &mut Option<std::rc::Rc<FoeSide>>,
+    ) -> Scene<'a> {
+        let o = st.compute_obstacles();
+        let heroes: Vec<(Id, Pos)> = st.hero_models().map(|m| (m.id, m.pos)).collect();
+        let key = FoeSide::key(st, content);
+        let side = match memo.as_ref() {
+            Some(side) if side.key == key => side.clone(),
+            _ => {
+                let side = std::rc::Rc::new(FoeSide::of(st, content, key));
+                *memo = Some(side.clone());
+                side
+            }
+        };
+        let engaged = side
+            .foes
+            .iter()
+            .map(|f| heroes.iter().any(|(_, h)| adjacent(&st.map, *h, f.pos)))
+            .collect();
         let goal = match &st.objective {
             Objective::Extract { squares, .. } => {
                 if squares.is_empty() {
@@ -900,14 +1054,9 @@ impl<'a> Scene<'a> {
             st,
             content,
             o,
-            foes,
-            units,
-            blips,
+            side,
+            engaged,
             heroes,
-            targets,
-            values,
-            expected,
-            to_enemy,
             goal,
             pressure,
         }
@@ -932,13 +1081,15 @@ impl<'a> Scene<'a> {
     fn expected(&self, cv: u32, def: u32) -> f64 {
         let slot = ((cv as usize) < VALUE_CV && (def as usize) < VALUE_DEF)
             .then(|| cv as usize * VALUE_DEF + def as usize);
-        if let Some(v) = slot.and_then(|i| self.expected.borrow().get(i).copied()) {
+        if let Some(v) = slot.and_then(|i| self.side.expected.borrow().get(i).copied()) {
             if !v.is_nan() {
                 return v;
             }
         }
         let v = with_odds(&self.st.rules, cv, def, |o| o.mean);
-        if let Some(x) = slot.and_then(|i| self.expected.borrow_mut().get_mut(i).map(|x| *x = v)) {
+        if let Some(x) =
+            slot.and_then(|i| self.side.expected.borrow_mut().get_mut(i).map(|x| *x = v))
+        {
             let () = x;
         }
         v
@@ -991,11 +1142,12 @@ impl<'a> Scene<'a> {
             e
         };
         let threats = self
+            .side
             .units
             .iter()
             .map(|r| {
-                let models = &self.foes[r.clone()];
-                let lead = &self.foes[r.start];
+                let models = &self.side.foes[r.clone()];
+                let lead = &self.side.foes[r.start];
                 let standing: Vec<&Foe> = models.iter().filter(|f| !f.down).collect();
                 let reach = standing.iter().map(|f| f.movement + 1).max().unwrap_or(1);
                 let shooter = standing
@@ -1028,12 +1180,12 @@ impl<'a> Scene<'a> {
             .collect();
         let mut watch: Vec<(f64, f64, usize)> = Vec::new();
         if s.shoot.is_some() {
-            for (k, f) in self.foes.iter().enumerate() {
-                if !f.down && !f.engaged {
+            for (k, f) in self.side.foes.iter().enumerate() {
+                if !f.down && !self.engaged[k] {
                     watch.push((aims.overwatch(k, false), aims.overwatch(k, true), k));
                 }
             }
-            for k in self.foes.len()..self.targets.len() {
+            for k in self.side.foes.len()..self.side.targets.len() {
                 let blip = WATCH_BLIP;
                 watch.push((
                     blip * aims.overwatch(k, false),
@@ -1047,6 +1199,7 @@ impl<'a> Scene<'a> {
         let steps = s.movement.max(1) + 1;
         let far = BLIP_FLIP_REACH + rules.blip_movement;
         let blips = self
+            .side
             .blips
             .iter()
             .copied()
@@ -1054,6 +1207,7 @@ impl<'a> Scene<'a> {
             .collect();
         let range = s.shoot.map_or(1, |sh| sh.max_range()).max(1);
         let vals = self
+            .side
             .targets
             .iter()
             .enumerate()
@@ -1106,14 +1260,14 @@ impl<'a> Scene<'a> {
         let defence = me.stats.defence as i32;
         let def = |from: Pos| (defence + self.cover(at, from)).clamp(1, 7) as usize;
         let mut expected = 0.0;
-        for (t, r) in me.threats.iter().zip(&self.units) {
+        for (t, r) in me.threats.iter().zip(&self.side.units) {
             let mine = t.near.get(at).unwrap_or(u32::MAX);
             let w = if mine <= t.other { 1.0 } else { 0.35 };
             // The models that can reach it fight together.
             let mut cv = 0;
             let mut from = t.lead;
             if mine <= t.reach + 2 {
-                for f in &self.foes[r.clone()] {
+                for f in &self.side.foes[r.clone()] {
                     let reach = if f.down { 1 } else { f.movement + 1 };
                     if f.near.get(at).is_some_and(|d| d <= reach) {
                         cv += f.melee;
@@ -1150,20 +1304,26 @@ impl<'a> Scene<'a> {
     /// ([`Scene::reveal_cost`]): minus the danger there, minus the distance to what is left to
     /// find or reach.
     fn place(&self, me: &Me<'_, '_>, at: Pos) -> f64 {
-        let mut v = -hurt_cost(self.danger(me, at), me.health);
+        self.progress(at) - hurt_cost(self.danger(me, at), me.health)
+    }
+
+    /// Minus the distance from `at` to what is left to find or reach, by its worth.
+    fn progress(&self, at: Pos) -> f64 {
         if !self.goal.is_empty() {
             let d = self.goal.iter().map(|g| g.distance(at)).min().unwrap_or(0);
-            v -= 0.5 * f64::from(d);
-        } else if let Some(d) = self.to_enemy.as_ref().and_then(|f| f.get(at)) {
-            v -= self.pressure * f64::from(d);
+            -0.5 * f64::from(d)
+        } else if let Some(d) = self.side.to_enemy.as_ref().and_then(|f| f.get(at)) {
+            -self.pressure * f64::from(d)
+        } else {
+            0.0
         }
-        v
     }
 
     /// The cost of the face-down Blips a Hero on `at` would reveal within their reach: each
     /// performs its behaviour at once.
     fn reveal_cost(&self, at: Pos) -> f64 {
-        self.blips
+        self.side
+            .blips
             .iter()
             .filter(|b| b.distance(at) <= REVEAL_NEAR && self.los(at, **b))
             .count() as f64
@@ -1175,7 +1335,7 @@ impl<'a> Scene<'a> {
     /// green-side modifiers are left out (an upper bound).
     fn attack_value(&self, cv: u32, from: Option<Pos>, k: usize, shooting: bool) -> f64 {
         let rules = &self.st.rules;
-        let Some(t) = self.targets.get(k) else {
+        let Some(t) = self.side.targets.get(k) else {
             return 0.0;
         };
         let mut cv = cv;
@@ -1191,7 +1351,7 @@ impl<'a> Scene<'a> {
         let def = self.defence_at(t.defence, t.pos, from);
         let slot = ((cv as usize) < VALUE_CV && (def as usize) < VALUE_DEF)
             .then(|| (k * VALUE_CV + cv as usize) * VALUE_DEF + def as usize);
-        if let Some(v) = slot.and_then(|i| self.values.borrow().get(i).copied()) {
+        if let Some(v) = slot.and_then(|i| self.side.values.borrow().get(i).copied()) {
             if !v.is_nan() {
                 return v;
             }
@@ -1220,7 +1380,8 @@ impl<'a> Scene<'a> {
             }
             v
         });
-        if let Some(x) = slot.and_then(|i| self.values.borrow_mut().get_mut(i).map(|x| *x = v)) {
+        if let Some(x) = slot.and_then(|i| self.side.values.borrow_mut().get_mut(i).map(|x| *x = v))
+        {
             let () = x;
         }
         v
@@ -1255,9 +1416,9 @@ impl<'a> Scene<'a> {
                 }
                 continue;
             }
-            let Some(f) = self.foes.get(k) else {
+            let Some(f) = self.side.foes.get(k) else {
                 // A face-down Blip (its factor is in the value).
-                let t = &self.targets[k];
+                let t = &self.side.targets[k];
                 if t.pos.distance(at) <= reach + self.st.rules.blip_movement {
                     best = best.max(v);
                 }
@@ -1304,20 +1465,31 @@ impl<'a> Scene<'a> {
         blips: bool,
     ) -> Option<(f64, Id, bool)> {
         let map = &self.st.map;
-        let mut options: Vec<(f64, usize, bool, u32)> = Vec::new();
-        let n = if blips {
-            self.targets.len()
-        } else {
-            self.foes.len()
+        // (bound, target, shoots, Combat Value); on the stack for the usual few targets.
+        let mut buf = [(0.0f64, 0usize, false, 0u32); 32];
+        let mut len = 0;
+        let mut spill: Vec<(f64, usize, bool, u32)> = Vec::new();
+        let mut push = |o: (f64, usize, bool, u32)| {
+            if let Some(slot) = buf.get_mut(len) {
+                *slot = o;
+                len += 1;
+            } else {
+                spill.push(o);
+            }
         };
-        for (k, t) in self.targets[..n].iter().enumerate() {
+        let n = if blips {
+            self.side.targets.len()
+        } else {
+            self.side.foes.len()
+        };
+        for (k, t) in self.side.targets[..n].iter().enumerate() {
             if shaken_by == Some(t.unit) {
                 continue;
             }
             let d = at.distance(t.pos);
             if d <= 1 && adjacent(map, at, t.pos) {
                 if melee && aims.melee > 0 {
-                    options.push((aims.melee(k), k, false, aims.melee));
+                    push((aims.melee(k), k, false, aims.melee));
                 }
             } else if let (true, Some(sh)) = (shoot, aims.shoot) {
                 if let Some(cv) = sh.cv_at(d) {
@@ -1326,17 +1498,23 @@ impl<'a> Scene<'a> {
                     } else {
                         aims.long(k)
                     };
-                    options.push((v, k, true, cv));
+                    push((v, k, true, cv));
                 }
             }
         }
-        options.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+        let options: &mut [(f64, usize, bool, u32)] = if spill.is_empty() {
+            &mut buf[..len]
+        } else {
+            spill.extend_from_slice(&buf[..len]);
+            &mut spill
+        };
+        options.sort_unstable_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
         let mut best: Option<(f64, Id, bool)> = None;
-        for (bound, k, shot, cv) in options {
+        for &mut (bound, k, shot, cv) in options {
             if best.as_ref().is_some_and(|(b, _, _)| bound <= *b) {
                 break;
             }
-            let t = &self.targets[k];
+            let t = &self.side.targets[k];
             if !self.los(at, t.pos) {
                 continue;
             }
@@ -1427,9 +1605,12 @@ impl<'a> Scene<'a> {
         };
         // Stepping away from adjacent aliens gives each unit a Free Attack.
         let adjacent_cv: u32 = self
+            .side
             .foes
             .iter()
-            .filter(|f| !f.down && f.engaged && adjacent(map, m.pos, f.pos))
+            .zip(&self.engaged)
+            .filter(|(f, e)| !f.down && **e && adjacent(map, m.pos, f.pos))
+            .map(|(f, _)| f)
             .map(|f| f.melee)
             .sum();
         let leave = if adjacent_cv > 0 {
@@ -1437,30 +1618,37 @@ impl<'a> Scene<'a> {
         } else {
             0.0
         };
-        let squares: Vec<(Pos, f64)> = if steps > 0 {
-            reachable(map, &self.o, m.pos, steps)
+        // The squares a move reaches, valued at first only by nearness to what is left (the
+        // danger and the reveals there only lower it, so it bounds), best first.
+        let mut squares: Vec<(Pos, f64)> = if steps > 0 {
+            Bare::reach(&self.st.map, &self.o, m.pos, steps)
                 .into_iter()
-                .filter(|&(_, n)| n > 0)
-                .map(|(p, _)| (p, self.place(&me, p) - leave))
+                .map(|(p, _)| (p, self.progress(p) - leave))
                 .collect()
         } else {
             Vec::new()
         };
+        squares.sort_by(|a, b| {
+            b.1.total_cmp(&a.1)
+                .then((a.0.y, a.0.x).cmp(&(b.0.y, b.0.x)))
+        });
+        let hurt = |p: Pos| hurt_cost(self.danger(&me, p), me.health);
         // Attack from here, then move to the best place or stand on Overwatch.
         if let Some((v, target, shot)) =
             self.best_attack(m.pos, &me.aims, can_shoot, can_melee, shaken, false)
         {
             let mut after = stay;
             if first {
-                // The best place a move reaches, reveals counted: best first, so sight is
-                // checked only while a square could still beat the best found.
-                let mut order: Vec<&(Pos, f64)> = squares.iter().collect();
-                order.sort_by(|a, b| b.1.total_cmp(&a.1));
-                for &&(p, v) in &order {
+                // The best place a move reaches: best bound first, so the danger and sight are
+                // worked out only while a square could still beat the best found.
+                for &(p, v) in &squares {
                     if v <= after {
                         break;
                     }
-                    after = after.max(v - self.reveal_cost(p));
+                    let v = v - hurt(p);
+                    if v > after {
+                        after = after.max(v - self.reveal_cost(p));
+                    }
                 }
                 if can_watch {
                     after = after.max(stay + self.overwatch_value(&me, m.pos, true, false));
@@ -1483,9 +1671,11 @@ impl<'a> Scene<'a> {
                 gain: self.overwatch_value(&me, m.pos, !first, false),
             });
         }
-        // Move to each square, then the best attack or Overwatch there; best bound first.
+        // Move to each square, then the best attack or Overwatch there: best bound first; the
+        // danger is worked out while a square could still beat the best found, sight (the
+        // attack that would follow, the Blips revealed) for the best few of those.
         let follows = first;
-        let mut bounded: Vec<(f64, Pos, f64, f64)> = squares
+        let mut bounded: Vec<(f64, Pos, f64, f64, f64)> = squares
             .iter()
             .map(|&(p, v)| {
                 let (mut atk, mut ow) = (0.0, 0.0);
@@ -1495,25 +1685,27 @@ impl<'a> Scene<'a> {
                         ow = self.overwatch_value(&me, p, true, true);
                     }
                 }
-                (v + atk.max(ow), p, v, atk)
+                (v + atk.max(ow), p, v, atk, ow)
             })
             .collect();
-        // Only the best few bounds are worked out exactly.
-        let exact = EXACT_SQUARES;
-        let order = |a: &(f64, Pos, f64, f64), b: &(f64, Pos, f64, f64)| {
+        bounded.sort_by(|a, b| {
             b.0.total_cmp(&a.0)
                 .then((a.1.y, a.1.x).cmp(&(b.1.y, b.1.x)))
-        };
-        if bounded.len() > exact && exact > 0 {
-            bounded.select_nth_unstable_by(exact - 1, order);
-            bounded.truncate(exact);
-        }
-        bounded.sort_unstable_by(order);
+        });
         let mut best_move: Option<(f64, Pos)> = None;
-        for (n, (bound, p, v, atk)) in bounded.into_iter().enumerate() {
-            if best_move.is_some_and(|(b, _)| bound <= b || n >= exact) {
+        let mut exact = 0;
+        for (bound, p, v, atk, ow) in bounded {
+            if best_move.is_some_and(|(b, _)| bound <= b) {
                 break;
             }
+            let v = v - hurt(p);
+            if best_move.is_some_and(|(b, _)| v + atk.max(ow) <= b) {
+                continue;
+            }
+            if exact >= EXACT_SQUARES && best_move.is_some() {
+                break;
+            }
+            exact += 1;
             let mut follow: f64 = 0.0;
             if follows {
                 if atk > 0.0 {
@@ -1523,7 +1715,7 @@ impl<'a> Scene<'a> {
                         follow = a;
                     }
                 }
-                if can_watch && follow < bound - v {
+                if can_watch && follow < ow {
                     follow = follow.max(self.overwatch_value(&me, p, true, false));
                 }
             }
