@@ -437,22 +437,8 @@ fn blip_plan(state: &GameState, o: &Obstacles, heroes: &[(Id, Pos)], b: &Blip) -
     close_in(state, o, heroes, b, near)
 }
 
-/// The Blip's move towards the Heroes that stays out of every Hero's sight, if any.
-pub(crate) fn blip_close_in(state: &GameState, b: &Blip) -> Option<Action> {
-    if !b.used.is_empty() {
-        return None;
-    }
-    let o = state.compute_obstacles();
-    let heroes: Vec<(Id, Pos)> = state.hero_models().map(|m| (m.id, m.pos)).collect();
-    let near = heroes
-        .iter()
-        .map(|(_, h)| h.distance(b.pos))
-        .min()
-        .unwrap_or(u32::MAX);
-    close_in(state, &o, &heroes, b, near)
-}
-
-fn close_in(
+/// The Blip's move to the square nearest a Hero (nearer than `near`) that no Hero sees, if any.
+pub(crate) fn close_in(
     state: &GameState,
     o: &Obstacles,
     heroes: &[(Id, Pos)],

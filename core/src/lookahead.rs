@@ -244,10 +244,12 @@ impl Player for OvermindPlanner {
 }
 
 /// A revealed unit at `standard`: of the attacks it can make now it makes the one worth most
-/// (the Health it is expected to take, a kill above all: focus on the wounded Hero); else it
-/// plays as the greedy AI does (closes in on the nearest Hero, then attacks). Closing in on the
-/// Hero it would hurt most instead, or holding back a shooter once it has shot, lost more
-/// games (docs/BENCHMARKS.md).
+/// (the Health it is expected to take, a kill above all: focus on the wounded Hero); one that
+/// no Hero sees and no Hero is within reach of lies in wait (the Heroes must come to it, into
+/// its reach, and they have rounds to lose) until the last rounds; else it plays as the greedy
+/// AI does (closes in on the nearest Hero, then attacks). Closing in on the Hero it would hurt
+/// most instead, or holding back a shooter once it has shot, lost more games
+/// (docs/BENCHMARKS.md).
 fn alien_plan(
     state: &GameState,
     content: &Content,
@@ -261,7 +263,44 @@ fn alien_plan(
     if let Some(a) = alien_attack(state, content, o, u) {
         return Some(a);
     }
+    // Lie in wait out of sight until a Hero comes within reach; not in the last rounds, when
+    // the Heroes must come anyway and the unit must not be left out of the fight.
+    if u.used.is_empty()
+        && state.round + HOLD_ROUNDS_LEFT <= state.max_rounds
+        && lies_in_wait(state, content, o, heroes, u)
+    {
+        return None;
+    }
     crate::ai::alien_plan(state, content, o, heroes, u)
+}
+
+/// Units lie in wait while at least this many rounds are left.
+const HOLD_ROUNDS_LEFT: u32 = 4;
+
+/// Whether no Hero is within the unit's reach (to fight this activation) and none sees it.
+fn lies_in_wait(
+    state: &GameState,
+    content: &Content,
+    o: &Obstacles,
+    heroes: &[(Id, Pos)],
+    u: &Unit,
+) -> bool {
+    let out_of_reach = u.models.iter().all(|m| {
+        let mv = content
+            .aliens
+            .get(m.kind.as_str())
+            .map_or(4, |t| t.movement);
+        let near = Bare::near(&state.map, m.pos, mv + 2);
+        heroes
+            .iter()
+            .all(|(_, h)| near.get(*h).is_none_or(|d| d > mv + 1))
+    });
+    out_of_reach
+        && u.models.iter().all(|m| {
+            heroes
+                .iter()
+                .all(|(_, h)| !state.rules.los.visible(&state.map, o, *h, m.pos))
+        })
 }
 
 /// What killing a Hero is worth to the Overmind beyond the Health it takes.
@@ -359,13 +398,15 @@ fn blip_plan(state: &GameState, o: &Obstacles, heroes: &[(Id, Pos)], b: &Blip) -
         Some(Contents::Unit { .. }) | None => {
             // Flipping as soon as a Hero is this near beat waiting until the unit would have
             // one in reach: the Heroes won 30 % of games against 43 % (docs/BENCHMARKS.md).
-            if heroes
+            let near = heroes
                 .iter()
-                .any(|(_, h)| h.distance(b.pos) <= FLIP_DISTANCE)
-            {
+                .map(|(_, h)| h.distance(b.pos))
+                .min()
+                .unwrap_or(u32::MAX);
+            if near <= FLIP_DISTANCE {
                 Some(Action::Flip { unit: b.id })
             } else {
-                crate::ai::blip_close_in(state, b)
+                crate::ai::close_in(state, o, heroes, b, near)
             }
         }
         Some(Contents::Decoy) => fall_back(state, o, heroes, b),
@@ -1193,7 +1234,7 @@ impl<'a> Scene<'a> {
                     k,
                 ));
             }
-            watch.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.2.cmp(&b.2)));
+            watch.sort_unstable_by(|a, b| b.1.total_cmp(&a.1).then(a.2.cmp(&b.2)));
         }
         // What the squares this Hero can reach may be near.
         let steps = s.movement.max(1) + 1;
@@ -1628,7 +1669,7 @@ impl<'a> Scene<'a> {
         } else {
             Vec::new()
         };
-        squares.sort_by(|a, b| {
+        squares.sort_unstable_by(|a, b| {
             b.1.total_cmp(&a.1)
                 .then((a.0.y, a.0.x).cmp(&(b.0.y, b.0.x)))
         });
@@ -1688,7 +1729,7 @@ impl<'a> Scene<'a> {
                 (v + atk.max(ow), p, v, atk, ow)
             })
             .collect();
-        bounded.sort_by(|a, b| {
+        bounded.sort_unstable_by(|a, b| {
             b.0.total_cmp(&a.0)
                 .then((a.1.y, a.1.x).cmp(&(b.1.y, b.1.x)))
         });
