@@ -923,7 +923,7 @@ const WATCH_BLIP: f64 = 0.15;
 
 /// How many squares a Hero's move is worked out exactly for (sight, reveals, the attack that
 /// would follow), best bound first; the others only bound.
-const EXACT_SQUARES: usize = 8;
+const EXACT_SQUARES: usize = 2;
 
 /// A face-down Blip within this distance of a Hero flips and attacks it this phase.
 const BLIP_FLIP_REACH: u32 = 3;
