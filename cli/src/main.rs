@@ -7,6 +7,7 @@ mod describe;
 mod error;
 #[cfg(test)]
 mod fuzz;
+mod html;
 mod human;
 mod json;
 mod output;

@@ -1,6 +1,7 @@
 //! `overmind replay SAVE`: re-run a saved game from its seed and records in this fresh process
 //! and confirm that every action does what it did and the game ends identically (exit 1 if
-//! not, naming the first action that differs).
+//! not, naming the first action that differs). With `--html OUT` it also writes the replay as
+//! one self-contained page, as `--view` may see it.
 
 use crate::error::CliError;
 use crate::packs;
@@ -16,6 +17,12 @@ pub struct Args {
     /// Print the verdict as one JSON object.
     #[arg(long)]
     pub json: bool,
+    /// Also write the replay as one self-contained HTML page (the board, step by step).
+    #[arg(long, value_name = "OUT.html")]
+    pub html: Option<PathBuf>,
+    /// Whose knowledge the page shows: `heroes` writes nothing the Heroes may not know.
+    #[arg(long, value_enum, default_value = "overmind", requires = "html")]
+    pub view: crate::cmd::play::View,
 }
 
 /// The verdict.
@@ -41,7 +48,14 @@ pub fn run(args: &Args) -> Result<(), CliError> {
         .start(&save.mission, save.seed)
         .map_err(packs::problems)?;
     game.state.set_dev(save.dev);
-    let difference = crate::save::replay_into(&mut game, &save, &set.content, &mut Vec::new());
+    let view = match args.view {
+        crate::cmd::play::View::Heroes => Side::Heroes,
+        crate::cmd::play::View::Overmind => Side::Overmind,
+    };
+    let difference = match &args.html {
+        Some(out) => crate::html::replay::write(out, &mut game, &save, &set.content, view)?,
+        None => crate::save::replay_into(&mut game, &save, &set.content, &mut Vec::new()),
+    };
     let verdict = Verdict {
         identical: difference.is_none(),
         actions: game.record.len(),
@@ -67,6 +81,9 @@ pub fn run(args: &Args) -> Result<(), CliError> {
             "{shown}: replays identically: {} actions, {} events, round {}; {how}\n",
             verdict.actions, verdict.events, verdict.round
         ))?;
+        if let Some(out) = &args.html {
+            crate::output::print(&format!("wrote {} ({} view)\n", out.display(), view.name()))?;
+        }
     }
     match difference {
         None => Ok(()),

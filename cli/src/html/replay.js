@@ -1,0 +1,241 @@
+// The replay page: steps through the events embedded in #data, drawing each step's board,
+// its sight line or dice, and the log so far. `#step=N` (from 0) or `#step=end` opens a step.
+// When it has drawn, it writes a self-check into #selfcheck for headless browser tests.
+"use strict";
+(function () {
+  var errors = [];
+  window.addEventListener("error", function (e) { errors.push(String(e.message)); report(); });
+  var NS = "http://www.w3.org/2000/svg";
+  var D = JSON.parse(document.getElementById("data").textContent);
+  var S = D.map.cell;
+  var steps = D.steps;
+  var at = 0;
+  var $ = function (id) { return document.getElementById(id); };
+
+  function el(name, attrs, parent) {
+    var n = document.createElementNS(NS, name);
+    for (var k in attrs) { n.setAttribute(k, attrs[k]); }
+    if (parent) { parent.appendChild(n); }
+    return n;
+  }
+  function html(tag, cls, text) {
+    var n = document.createElement(tag);
+    if (cls) { n.className = cls; }
+    if (text !== undefined) { n.textContent = text; }
+    return n;
+  }
+  function clear(n) { while (n.firstChild) { n.removeChild(n.firstChild); } }
+  function centre(v) { return v * S + S / 2; }
+
+  // Piece arrays: [id, unit, side, label, kind, x, y, health, max, flags, holds].
+  function findPiece(pieces, id) {
+    for (var i = 0; i < pieces.length; i++) { if (pieces[i][0] === id) { return pieces[i]; } }
+    for (var j = 0; j < pieces.length; j++) { if (pieces[j][1] === id) { return pieces[j]; } }
+    return null;
+  }
+
+  function drawPieces(pieces, active) {
+    var g = $("pieces");
+    clear(g);
+    pieces.forEach(function (p) {
+      var cls = "piece " + p[2] + (p[9] ? " " + p[9] : "") + (active && p[1] === active ? " active" : "");
+      var grp = el("g", { "class": cls, "data-id": p[0], "data-unit": p[1], "data-x": p[5], "data-y": p[6],
+        transform: "translate(" + p[5] * S + " " + p[6] * S + ")" }, g);
+      var tip = p[0] + (p[4] ? " (" + p[4] + ")" : "") + " at " + p[5] + "," + p[6];
+      if (p[8] > 0) { tip += ", health " + p[7] + "/" + p[8]; }
+      if (p[9]) { tip += ", " + p[9].replace(/-/g, " "); }
+      if (p[10]) { tip += ", holds " + p[10]; }
+      el("title", {}, grp).textContent = tip;
+      if (p[2] === "token") {
+        el("rect", { x: 7, y: 7, width: S - 14, height: S - 14, rx: 3 }, grp);
+      } else {
+        el("circle", { cx: S / 2, cy: S / 2, r: S / 2 - 3 }, grp);
+      }
+      el("text", { x: S / 2, y: S / 2 }, grp).textContent = p[3];
+      if (p[8] > 1) {
+        var w = (S - 8) / p[8];
+        for (var i = 0; i < p[8]; i++) {
+          el("rect", { "class": i < p[7] ? "hp" : "hp-lost", x: 4 + i * w, y: S - 4, width: Math.max(w - 1, 1), height: 3 }, grp);
+        }
+      }
+    });
+  }
+
+  function line(g, cls, x1, y1, x2, y2) {
+    return el("line", { "class": cls, x1: x1, y1: y1, x2: x2, y2: y2 }, g);
+  }
+
+  function faceText(f) {
+    return { blank: "", hit: "✶", double_hit: "✶✶", critical: "✹", shield: "⛨", double_shield: "⛨⛨" }[f] || "?";
+  }
+  function dice(faces, cls) {
+    var row = html("div", "dice");
+    faces.forEach(function (f) {
+      var d = html("span", "die " + cls + " " + f, faceText(f));
+      d.title = f.replace(/_/g, " ");
+      row.appendChild(d);
+    });
+    if (!faces.length) { row.appendChild(html("span", "muted", "no dice")); }
+    return row;
+  }
+
+  function drawOverlay(step, pieces) {
+    var g = $("sight");
+    clear(g);
+    var detail = $("detail");
+    clear(detail);
+    detail.appendChild(html("p", "line", step.text || step.ev.event.replace(/_/g, " ")));
+    var e = step.ev;
+    if (e.event === "moved" && e.path && e.path.length > 1) {
+      el("polyline", { "class": "path", points: e.path.map(function (p) { return centre(p[0]) + "," + centre(p[1]); }).join(" ") }, g);
+    }
+    if (e.event === "blip_revealed") {
+      el("rect", { "class": "mark", x: e.at[0] * S + 2, y: e.at[1] * S + 2, width: S - 4, height: S - 4 }, g);
+      if (step.witness) {
+        var l = step.witness.line;
+        line(g, "sight", l[0] * S, l[1] * S, l[2] * S, l[3] * S);
+        detail.appendChild(html("p", "line mods", "Sight line: " + step.witness.text));
+      } else {
+        detail.appendChild(html("p", "line mods", "No sight line: revealed by " + e.cause + "."));
+      }
+    }
+    if (e.event === "attack") {
+      var target = findPiece(pieces, e.target);
+      var from = (e.from && e.from.length) ? e.from.map(function (c) { return c.model; }) : [e.attacker];
+      from.forEach(function (id) {
+        var a = findPiece(pieces, id);
+        if (a && target) { line(g, "attack-line", centre(a[5]), centre(a[6]), centre(target[5]), centre(target[6])); }
+      });
+      detail.appendChild(html("p", "line mods", e.kind.replace(/_/g, " ") + ": " + e.attacker + " → " + e.target +
+        ", CV " + e.cv + ", " + e.dice + " dice"));
+      detail.appendChild(dice(e.faces || [], "attack"));
+      detail.appendChild(html("p", "line mods", "Defence: " + e.defence_dice + " dice"));
+      detail.appendChild(dice(e.defence_faces || [], "defence"));
+      var mods = (e.modifiers || []).map(function (m) {
+        return m.on + " " + (m.change > 0 ? "+" : "") + m.change + " (" + m.cause.replace(/_/g, " ") + (m.source ? " " + m.source : "") + ")";
+      });
+      detail.appendChild(html("p", "line mods", "Hits " + e.hits + ", crits " + e.crits + ", shields " + e.shields +
+        " → damage " + e.damage + (mods.length ? "; " + mods.join(", ") : "")));
+    }
+  }
+
+  var logItems = [];
+  function buildLog() {
+    var log = $("log");
+    steps.forEach(function (s, i) {
+      var li = html("li", s.ev.event === "round_started" ? "round" : "", s.text || s.ev.event.replace(/_/g, " "));
+      li.value = i;
+      li.addEventListener("click", function () { go(i); });
+      log.appendChild(li);
+      logItems.push(li);
+    });
+  }
+
+  var shown = -1;
+  function show(i) {
+    at = Math.max(0, Math.min(steps.length - 1, i));
+    var step = steps[at];
+    var pieces = D.frames[step.frame] || [];
+    var active = null;
+    for (var k = at; k >= 0; k--) {
+      var ev = steps[k].ev.event;
+      if (ev === "activation_ended" || ev === "phase_started") { break; }
+      if (ev === "activation_started") { active = steps[k].ev.unit; break; }
+    }
+    drawPieces(pieces, active);
+    drawOverlay(step, pieces);
+    var from = shown < 0 ? 0 : Math.min(shown, at);
+    var to = shown < 0 ? steps.length - 1 : Math.max(shown, at);
+    for (var j = from; j <= to; j++) {
+      logItems[j].className = (steps[j].ev.event === "round_started" ? "round " : "") + (j > at ? "future" : j === at ? "current" : "");
+    }
+    shown = at;
+    var log = $("log");
+    var cur = logItems[at];
+    if (cur.offsetTop < log.scrollTop || cur.offsetTop + cur.offsetHeight > log.scrollTop + log.clientHeight) {
+      log.scrollTop = Math.max(0, cur.offsetTop - log.clientHeight / 2);
+    }
+    $("slider").value = at;
+    $("where").textContent = "step " + at + " of " + (steps.length - 1) + " · round " + step.round +
+      " · action " + step.action + " of " + D.actions;
+    $("board").setAttribute("data-step", at);
+    var want = at === steps.length - 1 ? "end" : String(at);
+    if (location.hash !== "#step=" + want && history.replaceState) {
+      history.replaceState(null, "", "#step=" + want);
+    }
+  }
+  function go(i) { show(i); }
+
+  function nextWhere(pred, dir) {
+    for (var i = at + dir; i >= 0 && i < steps.length; i += dir) { if (pred(steps[i], i)) { return i; } }
+    return dir > 0 ? steps.length - 1 : 0;
+  }
+  var nextAction = function () { var a = steps[at].action; return nextWhere(function (s) { return s.action > a; }, 1); };
+  var prevAction = function () {
+    var a = steps[at].action;
+    var i = nextWhere(function (s) { return s.action < a; }, -1);
+    var b = steps[i].action;
+    while (i > 0 && steps[i - 1].action === b) { i--; }
+    return i;
+  };
+  var isRound = function (s) { return s.ev.event === "round_started"; };
+  var nextRound = function () { return nextWhere(isRound, 1); };
+  var prevRound = function () {
+    var i = nextWhere(isRound, -1);
+    return i === at - 1 ? nextWhere(function (s, k) { return k < i && isRound(s); }, -1) : i;
+  };
+
+  function wire() {
+    var slider = $("slider");
+    slider.max = steps.length - 1;
+    slider.addEventListener("input", function () { go(Number(slider.value)); });
+    var buttons = {
+      first: function () { return 0; }, last: function () { return steps.length - 1; },
+      prev: function () { return at - 1; }, next: function () { return at + 1; },
+      "next-action": nextAction, "prev-action": prevAction, "next-round": nextRound, "prev-round": prevRound
+    };
+    Object.keys(buttons).forEach(function (id) { $(id).addEventListener("click", function () { go(buttons[id]()); }); });
+    document.addEventListener("keydown", function (e) {
+      if (e.target && e.target.tagName === "INPUT" && e.target.type !== "range") { return; }
+      var k = e.key, to = null;
+      if (k === "ArrowRight") { to = e.shiftKey ? nextAction() : at + 1; }
+      else if (k === "ArrowLeft") { to = e.shiftKey ? prevAction() : at - 1; }
+      else if (k === "a") { to = nextAction(); } else if (k === "A") { to = prevAction(); }
+      else if (k === "r") { to = nextRound(); } else if (k === "R") { to = prevRound(); }
+      else if (k === "Home") { to = 0; } else if (k === "End") { to = steps.length - 1; }
+      if (to !== null) { e.preventDefault(); go(to); }
+    });
+    window.addEventListener("hashchange", function () { go(fromHash()); });
+  }
+
+  function fromHash() {
+    var m = /step=(end|\d+)/.exec(location.hash);
+    if (!m) { return 0; }
+    return m[1] === "end" ? steps.length - 1 : Number(m[1]);
+  }
+
+  function report() {
+    var out = $("selfcheck");
+    if (!out) { return; }
+    var cells = document.querySelectorAll("#cells rect.cell").length;
+    var ok = errors.length === 0 && cells === D.map.w * D.map.h && steps.length > 0;
+    out.setAttribute("data-cells", String(cells));
+    out.setAttribute("data-squares", String(D.map.w * D.map.h));
+    out.setAttribute("data-step", String(at));
+    out.setAttribute("data-last", String(steps.length - 1));
+    out.setAttribute("data-errors", errors.join(" | "));
+    out.textContent = ok ? "selfcheck: ok" : "selfcheck: FAILED " + errors.join(" | ");
+  }
+
+  try {
+    $("summary").textContent = (D.view === "heroes" ? "The Heroes' view" : "The Overmind's view (everything)") +
+      " · " + D.actions + " actions, " + D.rounds + " rounds · " + (D.outcome || "unfinished") +
+      (D.seed !== undefined ? " · seed " + D.seed : "") + " · keys: ← → event, A / Shift+A action, R / Shift+R round, Home, End";
+    buildLog();
+    wire();
+    show(fromHash());
+  } catch (e) {
+    errors.push(String(e && e.message || e));
+  }
+  report();
+})();
