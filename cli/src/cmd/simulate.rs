@@ -67,6 +67,10 @@ pub struct Args {
     /// Write the shard's report to FILE (atomically: a temporary file beside it, renamed).
     #[arg(long, value_name = "FILE", requires = "shard")]
     pub out: Option<PathBuf>,
+    /// Also write the report as one self-contained HTML page of charts (both runs of a
+    /// --compare on the same axes).
+    #[arg(long, value_name = "OUT.html", conflicts_with = "shard")]
+    pub html: Option<PathBuf>,
 }
 
 #[derive(clap::Subcommand, Debug)]
@@ -360,7 +364,22 @@ pub fn run(args: &Args) -> Result<(), CliError> {
                 None => Ok(crate::output::print(&text)?),
             }
         }
-        None => Ok(crate::output::print(&render(&outcome, args.json))?),
+        None => {
+            if let Some(path) = &args.html {
+                let base = report(&outcome.meta, &outcome.base);
+                let with = outcome
+                    .compare
+                    .as_ref()
+                    .map(|c| report(&outcome.meta, &c.run));
+                let line = outcome
+                    .compare
+                    .as_ref()
+                    .and_then(|c| c.comparison.as_deref());
+                let text = render(&outcome, false);
+                crate::html::report::write(path, &base, with.as_ref(), line, &text)?;
+            }
+            Ok(crate::output::print(&render(&outcome, args.json))?)
+        }
     }
 }
 

@@ -4,6 +4,7 @@
 pub mod board;
 pub mod frames;
 pub mod replay;
+pub mod report;
 
 use crate::error::CliError;
 use serde::Serialize;
