@@ -224,7 +224,15 @@
     out.setAttribute("data-step", String(at));
     out.setAttribute("data-last", String(steps.length - 1));
     out.setAttribute("data-errors", errors.join(" | "));
+    // The layout as drawn: the log beside the board, or below it on a narrow screen.
+    var t = $("table").getBoundingClientRect(), side = $("side").getBoundingClientRect();
+    out.setAttribute("data-layout", side.top >= t.bottom - 1 ? "stacked" : "side-by-side");
+    out.setAttribute("data-board-width", String(Math.round($("board").getBoundingClientRect().width)));
+    out.setAttribute("data-viewport", String(window.innerWidth));
+    out.setAttribute("data-page-width", String(document.documentElement.scrollWidth));
     out.textContent = ok ? "selfcheck: ok" : "selfcheck: FAILED " + errors.join(" | ");
+    // Framed (a test's phone-sized frame): tell the page around it.
+    if (window.parent !== window) { window.parent.postMessage(out.outerHTML, "*"); }
   }
 
   try {

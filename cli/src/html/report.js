@@ -14,7 +14,11 @@
     out.setAttribute("data-bars", String(bars));
     out.setAttribute("data-runs", String(D.runs));
     out.setAttribute("data-errors", errors.join(" | "));
+    out.setAttribute("data-viewport", String(window.innerWidth));
+    out.setAttribute("data-page-width", String(document.documentElement.scrollWidth));
     out.textContent = ok ? "selfcheck: ok" : "selfcheck: FAILED " + errors.join(" | ");
+    // Framed (a test's phone-sized frame): tell the page around it.
+    if (window.parent !== window) { window.parent.postMessage(out.outerHTML, "*"); }
   }
   check();
 })();
