@@ -17,8 +17,8 @@ use crate::view::View;
 use rand::SeedableRng;
 
 /// The look-ahead on each Alien Behaviour option at each level: `standard` scores the
-/// behaviour's own outcome on 2 copies; `strong` plays 12 copies on for 80 more actions each
-/// (the rest of the phase and the reply), well inside a second a decision.
+/// behaviour's own outcome on one copy per option; `strong` plays 12 copies on for 80 more
+/// actions each (the rest of the phase and the reply), well inside a second a decision.
 #[must_use]
 pub fn budget(level: Level) -> Option<Budget> {
     match level {
@@ -178,7 +178,8 @@ fn play_on(state: GameState, content: &Content, actions: u32) -> GameState {
     game.state
 }
 
-/// The look-ahead controller: Alien Behaviours by their play-out scores, the rest as the
+/// The look-ahead controller: Alien Behaviours by their look-ahead scores (the greedy choice
+/// unless another option scores clearly better, by [`LOOKAHEAD_MARGIN`]), the rest as the
 /// greedy controller answers them.
 #[derive(Clone, Copy, Debug)]
 pub struct Lookahead {
@@ -212,9 +213,20 @@ impl Controller for Lookahead {
                 best = i;
             }
         }
+        // One sample of the dice is noisy: the usual choice stands unless another option's
+        // look-ahead beats it by a clear margin.
+        let usual = self.decide(view, d).min(scores.len() - 1);
+        if scores[best] <= scores[usual] + LOOKAHEAD_MARGIN {
+            return usual;
+        }
         best
     }
 }
+
+/// How much better than the usual choice (the greedy AI's) an Alien Behaviour's look-ahead
+/// score must be for the look-ahead to choose it: with one sample of the dice, a closer call is
+/// noise (choosing by the best score alone lost games on the demo, docs/BENCHMARKS.md).
+const LOOKAHEAD_MARGIN: f64 = 1.0;
 
 /// How near a Hero must be for a Blip holding a unit to flip.
 const FLIP_DISTANCE: u32 = 3;
@@ -223,7 +235,8 @@ const FLIP_DISTANCE: u32 = 3;
 /// [`Lookahead`]); a Blip holding a unit closes in unseen and flips when a Hero is within
 /// [`FLIP_DISTANCE`]; a Decoy never flips and never walks into sight, it falls back out of
 /// every Hero's sight (the Heroes must hunt it down, which costs them rounds: the bluff).
-/// Revealed units pick their attacks by what they are worth (`alien_plan` below).
+/// Revealed units pick their attacks by what they are worth and lie in wait out of sight
+/// (`alien_plan` below).
 #[derive(Clone, Copy, Debug)]
 pub struct OvermindPlanner {
     level: Level,
@@ -246,10 +259,9 @@ impl Player for OvermindPlanner {
 /// A revealed unit at `standard`: of the attacks it can make now it makes the one worth most
 /// (the Health it is expected to take, a kill above all: focus on the wounded Hero); one that
 /// no Hero sees and no Hero is within reach of lies in wait (the Heroes must come to it, into
-/// its reach, and they have rounds to lose) until the last rounds; else it plays as the greedy
-/// AI does (closes in on the nearest Hero, then attacks). Closing in on the Hero it would hurt
-/// most instead, or holding back a shooter once it has shot, lost more games
-/// (docs/BENCHMARKS.md).
+/// its reach, and they have rounds to lose); else it plays as the greedy AI does (closes in on
+/// the nearest Hero, then attacks). Closing in on the Hero it would hurt most instead, or
+/// holding back a shooter once it has shot, lost more games (docs/BENCHMARKS.md).
 fn alien_plan(
     state: &GameState,
     content: &Content,
@@ -263,19 +275,12 @@ fn alien_plan(
     if let Some(a) = alien_attack(state, content, o, u) {
         return Some(a);
     }
-    // Lie in wait out of sight until a Hero comes within reach; not in the last rounds, when
-    // the Heroes must come anyway and the unit must not be left out of the fight.
-    if u.used.is_empty()
-        && state.round + HOLD_ROUNDS_LEFT <= state.max_rounds
-        && lies_in_wait(state, content, o, heroes, u)
-    {
+    // Lie in wait out of sight until a Hero comes within reach: the Heroes must come to it.
+    if u.used.is_empty() && lies_in_wait(state, content, o, heroes, u) {
         return None;
     }
     crate::ai::alien_plan(state, content, o, heroes, u)
 }
-
-/// Units lie in wait while at least this many rounds are left.
-const HOLD_ROUNDS_LEFT: u32 = 4;
 
 /// Whether no Hero is within the unit's reach (to fight this activation) and none sees it.
 fn lies_in_wait(
