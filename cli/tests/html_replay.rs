@@ -155,6 +155,30 @@ fn bad_saves_and_unwritable_pages_are_named_and_nothing_is_written() {
     // --view is about the page.
     let o = run(&["replay", &s, "--view", "heroes"], "");
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    // A game played with the author tools has no Heroes' page (play refuses that view too).
+    let dev = dir.path().join("dev.json");
+    let o = run(
+        &[
+            "play",
+            "--json",
+            "--no-watch",
+            "--dev",
+            "--save",
+            &dev.display().to_string(),
+        ],
+        "spawn stalker 5,5\nquit\n",
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let page = dir.path().join("dev.html").display().to_string();
+    let d = dev.display().to_string();
+    let o = run(&["replay", &d, "--html", &page, "--view", "heroes"], "");
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("--dev"), "{}", stderr(&o));
+    assert!(!dir.path().join("dev.html").exists());
+    let o = run(&["replay", &d, "--html", &page], "");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let html = std::fs::read_to_string(dir.path().join("dev.html")).expect("the page");
+    assert!(html.contains("\"unit_spawned\""), "the spawn is a step");
 }
 
 /// Keys that describe what a Blip holds (as the JSON leak test has them).
@@ -303,4 +327,46 @@ fn the_heroes_page_never_holds_what_a_face_down_blip_holds() {
         "the full pages did show what Blips hold ({hidden_in_full}), so the check saw secrets"
     );
     assert!(reveals > 30, "the games revealed Blips ({reveals})");
+}
+
+#[test]
+fn names_from_a_pack_are_escaped_in_the_page() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let text = std::fs::read_to_string(root().join("behaviours/missions/small.toml"))
+        .expect("small mission");
+    let evil = "</script><script>alert(1)</script><b onmouseover='x'>&";
+    let text = text.replacen(
+        &text[text.find("name = ").expect("a name")..]
+            .lines()
+            .next()
+            .unwrap_or_default()
+            .to_string(),
+        &format!("name = {evil:?}"),
+        1,
+    );
+    let mission = dir.path().join("evil.toml");
+    std::fs::write(&mission, text).expect("write");
+    let save = dir.path().join("g.json");
+    let mut args = ai_game(2, "overmind");
+    args.extend([
+        "--mission".into(),
+        mission.display().to_string(),
+        "--save".into(),
+        save.display().to_string(),
+    ]);
+    let o = run(&strs(&args), "");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let html = page(&save, &dir.path().join("p.html"), "overmind");
+    assert!(!html.contains("alert(1)</script>") && !html.contains("<b onmouseover"));
+    assert!(
+        html.contains("&lt;/script&gt;&lt;script&gt;alert(1)"),
+        "the title"
+    );
+    // The page's own scripts are the only ones: the data element and the script.
+    assert_eq!(html.matches("<script").count(), 2);
+    assert_eq!(
+        data(&html)["mission"],
+        evil,
+        "the data reads back as it was"
+    );
 }

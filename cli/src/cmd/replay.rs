@@ -43,6 +43,13 @@ struct Verdict {
 /// A bad save or pack (exit 1), or a replay that differs (exit 1).
 pub fn run(args: &Args) -> Result<(), CliError> {
     let save = Save::read(&args.save)?;
+    if args.html.is_some() && args.view == crate::cmd::play::View::Heroes && save.dev {
+        return Err(CliError::Usage(format!(
+            "{} was played with the author tools (play --dev), which show and spawn what the \
+             Heroes may not know: leave out --view heroes",
+            args.save.display()
+        )));
+    }
     let set = packs::load(&crate::save::portable(&save.packs))?;
     let mut game = set
         .start(&save.mission, save.seed)
