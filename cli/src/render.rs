@@ -151,7 +151,9 @@ fn fill(map: &Map, squares: &[Pos]) -> Option<Color> {
         .flatten()
 }
 
-/// The map with axis labels (`x` across the top, `y` down the side) and units drawn on it.
+/// The map with axis labels (`x` across the top, `y` down the side) and units drawn on it
+/// (the commands draw with [`marked`], for their tokens and marks).
+#[cfg(test)]
 #[must_use]
 pub fn map(map: &Map, units: &HashMap<Pos, Unit>, colour: bool) -> String {
     marked(map, units, &HashMap::new(), colour)

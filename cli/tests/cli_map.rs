@@ -57,6 +57,74 @@ fn map_plain_demo_has_legend_and_every_unit() {
     assert!(out.contains("19 |"), "y labels down the side");
 }
 
+/// The square `at` of a `map --plain` drawing: row `y` starts `"{y:>w} |"`, then each square is
+/// one character followed by an edge.
+fn square(out: &str, x: usize, y: usize) -> Option<char> {
+    let row = out
+        .lines()
+        .find(|l| l.trim_start().starts_with(&format!("{y} |")))?;
+    let start = row.find('|')? + 1;
+    row.chars().nth(start + 2 * x)
+}
+
+#[test]
+fn map_draws_the_tokens_a_mission_lays_and_lists_them() {
+    // docs/RULES.md §14: tokens are drawn by their pack's symbol, and listed in the legend.
+    let o = overmind(&["map", "--plain", DEMO]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    let mission = std::fs::read_to_string(root().join(DEMO)).expect("demo");
+    let doc: toml::Table = mission.parse().expect("demo parses");
+    let laid = doc["tokens"].as_array().expect("the demo lays tokens");
+    assert!(!laid.is_empty());
+    for t in laid {
+        let kind = t["kind"].as_str().expect("kind");
+        let at = t["at"].as_array().expect("at");
+        let (x, y) = (
+            at[0].as_integer().expect("x") as usize,
+            at[1].as_integer().expect("y") as usize,
+        );
+        let script = std::fs::read_to_string(root().join(format!("behaviours/tokens/{kind}.lua")))
+            .expect("token script");
+        let symbol = script
+            .lines()
+            .find_map(|l| l.trim().strip_prefix("symbol = \""))
+            .and_then(|s| s.chars().next())
+            .expect("symbol");
+        assert_eq!(
+            square(&out, x, y),
+            Some(symbol),
+            "{kind} at {x},{y}:\n{out}"
+        );
+        assert!(
+            out.lines().any(|l| l.trim_start().starts_with(symbol)
+                && l.contains(kind)
+                && l.contains(&format!("at {x},{y}"))),
+            "{kind} listed under Tokens:\n{out}"
+        );
+    }
+    assert!(out.contains("Tokens:"), "{out}");
+}
+
+#[test]
+fn map_of_a_mission_laying_an_unknown_token_names_its_line() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("tok.toml");
+    let text = "name = \"T\"\nmap = \"\"\"\n+-+-+\n|y .|\n+-+-+\n\"\"\"\nobjective = { kind = \"survive\" }\n\n[[heroes]]\nid = \"h\"\nprofile = \"vance\"\nat = [0, 0]\n\n[[tokens]]\nkind = \"acid_pol\"\nat = [1, 0]\n";
+    std::fs::write(&path, text).expect("write");
+    let p = path.to_string_lossy();
+    let o = overmind(&["map", "--plain", &p]);
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains(&format!(
+            "{p}:15:8: token t1: no token kind named \"acid_pol\""
+        )),
+        "names the kind at its line: {err}"
+    );
+    assert!(err.contains("acid_pol"), "{err}");
+}
+
 #[test]
 fn map_is_plain_when_not_a_terminal() {
     let o = overmind(&["map", SMALL]);

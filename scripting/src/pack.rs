@@ -1069,8 +1069,11 @@ fn setup_error_position(text: &str, e: &overmind_core::SetupError) -> (usize, us
             .map(|q| format!("\"{q}\""))
     };
     let (from, message) = match e {
-        overmind_core::SetupError::Unit { id, message, .. } => {
-            match text.find(&format!("\"{id}\"")) {
+        overmind_core::SetupError::Unit { what, id, message } => {
+            match text
+                .find(&format!("\"{id}\""))
+                .or_else(|| laid_token(text, what, id))
+            {
                 Some(at) => (at, message),
                 None => return (1, 1),
             }
@@ -1081,6 +1084,24 @@ fn setup_error_position(text: &str, e: &overmind_core::SetupError) -> (usize, us
         .and_then(|q| text.get(from..).and_then(|t| t.find(&q)))
         .map_or(from, |i| from + i);
     overmind_core::source::line_col(text, at)
+}
+
+/// Where the `[[tokens]]` entry a token id without an `id` of its own names starts: the mission
+/// numbers those `t1`, `t2`, ... in file order.
+fn laid_token(text: &str, what: &str, id: &str) -> Option<usize> {
+    let n: usize = id.strip_prefix('t')?.parse().ok()?;
+    if what != "token" || n == 0 {
+        return None;
+    }
+    text.match_indices("[[tokens]]")
+        .filter(|(at, _)| {
+            text[..*at]
+                .rsplit('\n')
+                .next()
+                .is_some_and(|l| l.trim().is_empty())
+        })
+        .nth(n - 1)
+        .map(|(at, _)| at)
 }
 
 /// A file's problems in file order, at most [`crate::problem::cap_per_file`] of them.

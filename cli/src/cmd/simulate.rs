@@ -439,15 +439,36 @@ fn comparison_line(mission: &str, pack: &Path, full: &PackSet, earlier: &PackSet
 }
 
 /// The content of a pack's mission without the pack's behaviours: the earlier packs' content,
-/// with the alien types and heroes only the full set has.
+/// with the alien types, heroes and token kinds only the full set has (the mission places
+/// them), each with its own triggers (an alien type's ability is part of the type).
 fn stripped(full: &Content, earlier: &Content) -> Content {
+    use overmind_core::trigger::Owner;
     let mut c = earlier.clone();
+    let mut added: Vec<Owner> = Vec::new();
     for (id, a) in &full.aliens {
-        c.aliens.entry(id.clone()).or_insert_with(|| a.clone());
+        if !c.aliens.contains_key(id) {
+            c.aliens.insert(id.clone(), a.clone());
+            added.push(Owner::Alien(id.as_str().into()));
+        }
     }
     for (id, h) in &full.heroes {
-        c.heroes.entry(id.clone()).or_insert_with(|| h.clone());
+        if !c.heroes.contains_key(id) {
+            c.heroes.insert(id.clone(), h.clone());
+            added.push(Owner::Hero(id.as_str().into()));
+        }
     }
+    for (id, t) in &full.tokens {
+        if !c.tokens.contains_key(id) {
+            c.tokens.insert(id.clone(), t.clone());
+            added.push(Owner::Token(id.as_str().into()));
+        }
+    }
+    c.triggers.extend(
+        full.triggers
+            .iter()
+            .filter(|t| added.contains(&t.owner))
+            .cloned(),
+    );
     c
 }
 
