@@ -236,17 +236,6 @@ fn a_save_that_is_not_utf8_or_cut_short_is_placed() {
 
 #[test]
 fn hot_reload_reports_a_broken_file_as_failed_not_deleted() {
-    fn copy_dir(from: &Path, to: &Path) {
-        std::fs::create_dir_all(to).expect("mkdir");
-        for e in std::fs::read_dir(from).expect("read dir").flatten() {
-            let (p, target) = (e.path(), to.join(e.file_name()));
-            if p.is_dir() {
-                copy_dir(&p, &target);
-            } else {
-                std::fs::copy(&p, &target).expect("copy");
-            }
-        }
-    }
     let dir = tempfile::tempdir().expect("tempdir");
     let pack = dir.path().join("behaviours");
     copy_dir(&root().join("behaviours"), &pack);

@@ -6,7 +6,6 @@
 mod common;
 
 use common::*;
-use std::path::Path;
 
 /// A Hero west of a room whose door is the opening west of 4,1; a Stalker's Blip inside.
 const MISSION: &str = r#"name = "Reload"
@@ -57,19 +56,6 @@ return behaviour {
 "#;
 
 const RUSH_BROKEN: &str = "return behaviour {\n  id = \"rush\",\n  perform = function(unit, game)\n    game:log(\n  end\n}\n";
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("mkdir");
-    for e in std::fs::read_dir(from).expect("read dir").flatten() {
-        let p = e.path();
-        let target = to.join(e.file_name());
-        if p.is_dir() {
-            copy_dir(&p, &target);
-        } else {
-            std::fs::copy(&p, &target).expect("copy");
-        }
-    }
-}
 
 #[test]
 fn an_edited_behaviour_is_live_for_the_next_reveal() {

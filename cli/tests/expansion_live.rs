@@ -5,7 +5,6 @@
 mod common;
 
 use common::*;
-use std::path::Path;
 
 /// The expansion's Spore Cloud, edited while the game runs: 2 damage now, and a new log line.
 const SPORES_V2: &str = r#"-- Edited while a game runs.
@@ -27,19 +26,6 @@ return token {
   },
 }
 "#;
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("mkdir");
-    for e in std::fs::read_dir(from).expect("read dir").flatten() {
-        let p = e.path();
-        let target = to.join(e.file_name());
-        if p.is_dir() {
-            copy_dir(&p, &target);
-        } else {
-            std::fs::copy(&p, &target).expect("copy");
-        }
-    }
-}
 
 /// The first `effect` event of `source` from here on, or a failure of it.
 fn effect_of(g: &mut Driver, source: &str) -> serde_json::Value {

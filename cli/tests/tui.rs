@@ -344,19 +344,6 @@ fn hot_seat_hides_each_sides_secrets_with_a_handover_between() {
     s.wait_exit();
 }
 
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("mkdir");
-    for e in std::fs::read_dir(from).expect("read dir").flatten() {
-        let p = e.path();
-        let target = to.join(e.file_name());
-        if p.is_dir() {
-            copy_dir(&p, &target);
-        } else {
-            std::fs::copy(&p, &target).expect("copy");
-        }
-    }
-}
-
 #[test]
 fn an_edited_script_is_reported_in_the_log_while_the_player_thinks() {
     let dir = tempfile::tempdir().expect("tempdir");

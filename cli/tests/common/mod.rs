@@ -104,6 +104,19 @@ pub fn strs(v: &[String]) -> Vec<&str> {
     v.iter().map(String::as_str).collect()
 }
 
+/// Copy the directory `from` (a pack) to `to`, recursively: tests edit the copy.
+pub fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("mkdir");
+    for e in std::fs::read_dir(from).expect("read dir").flatten() {
+        let (p, target) = (e.path(), to.join(e.file_name()));
+        if p.is_dir() {
+            copy_dir(&p, &target);
+        } else {
+            std::fs::copy(&p, &target).expect("copy");
+        }
+    }
+}
+
 /// A running `overmind play --json`, driven line by line.
 pub struct Driver {
     pub child: Child,
