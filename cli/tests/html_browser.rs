@@ -1,7 +1,7 @@
 //! The replay and report pages in a real browser (issue 15): headless Chromium loads each page
 //! and the DOM it leaves is read back (`--dump-dom`). No error is raised, the board has one
-//! cell per square, `#step=end` shows the save's final positions (from replaying the save
-//! with the engine itself), the log sits beside the board at 1280×800 and below it on a
+//! cell per square, the buttons, keys and slider step where they should, `#step=end` shows
+//! the save's final positions (from replaying the save with the engine itself), the log sits beside the board at 1280×800 and below it on a
 //! phone-sized screen, and screenshots are kept in `target/ci-artifacts/`. Skipped, saying
 //! so, where `/usr/bin/chromium` is not installed, unless `OVERMIND_REQUIRE_CHROMIUM` is set
 //! (`.ci/run` installs it and sets that).
@@ -258,13 +258,16 @@ fn the_replay_pages_work_in_a_browser_and_end_on_the_saves_final_positions() {
         );
         assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
         let what = format!("{view} page");
-        // At the end: the final positions, one cell per square, beside the log.
+        // At the end: the final positions, one cell per square, beside the log. `selftest`
+        // has the page first drive its buttons, keys, slider and log, checking where each
+        // lands, then go back to the step asked for.
         let (dom, err) = browse(
-            &format!("{}#step=end", url(&page)),
+            &format!("{}#step=end&selftest", url(&page)),
             "1280,800",
             &["--dump-dom"],
         );
         let check = assert_clean(&dom, &err, &what);
+        assert_eq!(attr(&check, "data-selftest"), "ok", "{what}: {check}");
         assert_eq!(attr(&check, "data-cells"), "400", "{what}: {check}");
         assert_eq!(attr(&check, "data-squares"), "400", "{what}");
         assert_eq!(

@@ -235,13 +235,56 @@
     if (window.parent !== window) { window.parent.postMessage(out.outerHTML, "*"); }
   }
 
+  // `#selftest`: drive the controls as a person would (buttons, keys, the slider) and check
+  // where each lands; the result goes into #selfcheck's data-selftest for the browser test.
+  function selftest() {
+    if (steps.length < 8) { return "too short to test"; }
+    var fails = [];
+    var expect = function (what, ok) { if (!ok) { fails.push(what + " (at " + at + ")"); } };
+    var click = function (id) { $(id).click(); };
+    var key = function (k, shift) {
+      document.dispatchEvent(new KeyboardEvent("keydown", { key: k, shiftKey: !!shift, bubbles: true }));
+    };
+    go(0);
+    click("next"); click("next"); expect("next twice", at === 2);
+    click("prev"); expect("prev", at === 1);
+    key("ArrowRight"); expect("→", at === 2);
+    key("ArrowLeft"); expect("←", at === 1);
+    var a = steps[at].action;
+    click("next-action"); expect("next action", steps[at].action === a + 1 && steps[at - 1].action === a);
+    key("a"); expect("a", steps[at].action === a + 2 && steps[at - 1].action === a + 1);
+    key("A"); expect("A", steps[at].action === a + 1 && steps[at - 1].action === a);
+    go(0);
+    click("next-round"); expect("next round", steps[at].ev.event === "round_started" && steps[at].round === 1);
+    click("next-round"); expect("next round again", steps[at].ev.event === "round_started" && steps[at].round === 2);
+    key("r"); expect("r", steps[at].ev.event === "round_started" && steps[at].round === 3);
+    key("R"); expect("R", steps[at].ev.event === "round_started" && steps[at].round === 2);
+    click("prev-round"); expect("previous round", steps[at].round === 1);
+    key("End"); expect("End", at === steps.length - 1);
+    click("next"); expect("next at the end stays", at === steps.length - 1);
+    key("Home"); expect("Home", at === 0);
+    click("last"); expect("last", at === steps.length - 1);
+    click("first"); expect("first", at === 0);
+    var slider = $("slider");
+    slider.value = "5"; slider.dispatchEvent(new Event("input"));
+    expect("slider", at === 5);
+    logItems[3].click(); expect("a log line", at === 3);
+    expect("the log shows the past only", logItems[2].className.indexOf("future") < 0 &&
+      logItems[4].className.indexOf("future") >= 0 && logItems[3].className.indexOf("current") >= 0);
+    go(opened);
+    return fails.length ? fails.join("; ") : "ok";
+  }
+
+  var testing = /selftest/.test(location.hash);
+  var opened = fromHash();
   try {
     $("summary").textContent = (D.view === "heroes" ? "The Heroes' view" : "The Overmind's view (everything)") +
       " · " + D.actions + " actions, " + D.rounds + " rounds · " + (D.outcome || "unfinished") +
       (D.seed !== undefined ? " · seed " + D.seed : "") + " · keys: ← → event, A / Shift+A action, R / Shift+R round, Home, End";
     buildLog();
     wire();
-    show(fromHash());
+    show(opened);
+    if (testing) { $("selfcheck").setAttribute("data-selftest", selftest()); }
   } catch (e) {
     errors.push(String(e && e.message || e));
   }
