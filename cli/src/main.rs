@@ -66,7 +66,8 @@ enum Command {
     Play(cmd::play::Args),
     /// Play many games AI against AI and report win rates, behaviour use and damage.
     Simulate(cmd::simulate::Args),
-    /// Re-run a saved game and confirm it ends identically (exit 1 if not).
+    /// Re-run a saved game and confirm it ends identically (exit 1 if not); --html writes it
+    /// as a page to step through in a browser.
     Replay(cmd::replay::Args),
     /// Compile and validate every script, mission, hero and scenario file of the packs.
     #[command(

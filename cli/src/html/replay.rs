@@ -290,11 +290,22 @@ mod tests {
 
     /// A finished AI game of the demo mission as a save, and the packs to replay it.
     pub(crate) fn game(seed: u64) -> (Save, crate::packs::PackSet) {
-        use overmind_core::ai::{controller, player, Level};
-        let ctl = Controllers::new(controller(Level::Greedy), controller(Level::Greedy));
-        let mut s = Session::start(crate::packs::dirs(&[]), "demo", seed, ctl).expect("start");
-        let mut heroes = player(Side::Heroes, Level::Greedy);
-        let mut overmind = player(Side::Overmind, Level::Greedy);
+        game_at("demo", &[], seed, overmind_core::ai::Level::Greedy)
+    }
+
+    /// A finished AI game of `mission` with the `extra` packs at `level`, as a save.
+    fn game_at(
+        mission: &str,
+        extra: &[std::path::PathBuf],
+        seed: u64,
+        level: overmind_core::ai::Level,
+    ) -> (Save, crate::packs::PackSet) {
+        use overmind_core::ai::{controller, player};
+        let ctl = Controllers::new(controller(level), controller(level));
+        let dirs = crate::packs::dirs(extra);
+        let mut s = Session::start(dirs.clone(), mission, seed, ctl).expect("start");
+        let mut heroes = player(Side::Heroes, level);
+        let mut overmind = player(Side::Overmind, level);
         for _ in 0..5000 {
             match s.game.to_move() {
                 Some(Side::Heroes) => s.ai_step(heroes.as_mut()),
@@ -303,8 +314,82 @@ mod tests {
             };
         }
         let save = s.save();
-        let set = crate::packs::load(&crate::packs::dirs(&[])).expect("packs");
+        let set = crate::packs::load(&dirs).expect("packs");
         (save, set)
+    }
+
+    #[test]
+    fn the_events_alone_move_the_board_at_the_standard_level_and_with_an_expansions_tokens() {
+        let expansion = std::path::PathBuf::from(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../examples/expansion"
+        ));
+        let standard = overmind_core::ai::Level::Standard;
+        let games = [
+            game_at("demo", &[], 7, standard),
+            game_at("lurker_den", std::slice::from_ref(&expansion), 1, standard),
+            game_at(
+                "lurker_den",
+                std::slice::from_ref(&expansion),
+                2,
+                overmind_core::ai::Level::Greedy,
+            ),
+        ];
+        let mut tokens = 0;
+        for (i, (save, set)) in games.iter().enumerate() {
+            for view in [Side::Heroes, Side::Overmind] {
+                let (data, resyncs) = data_of(save, set, view);
+                assert_eq!(resyncs, 0, "game {i}, {view:?}: a board needed the state");
+                tokens += data
+                    .frames
+                    .iter()
+                    .flatten()
+                    .filter(|p| p.2 == "token")
+                    .count();
+            }
+        }
+        assert!(tokens > 0, "the games had tokens on the map");
+    }
+
+    #[test]
+    fn a_token_used_up_leaves_the_board_when_its_event_says_so() {
+        use overmind_core::ai::{controller, player, Level};
+        let expansion = std::path::PathBuf::from(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../examples/expansion"
+        ));
+        let dirs = crate::packs::dirs(std::slice::from_ref(&expansion));
+        let ctl = Controllers::new(controller(Level::Greedy), controller(Level::Greedy));
+        let mut s = Session::start(dirs.clone(), "lurker_den", 1, ctl).expect("start");
+        for a in [
+            r#"{"action":"move","unit":"captain","to":[0,4]}"#,
+            r#"{"action":"interact","unit":"captain"}"#,
+        ] {
+            let action: overmind_core::Action = serde_json::from_str(a).expect("an action");
+            s.apply(action).expect("legal");
+        }
+        let mut overmind = player(Side::Overmind, Level::Greedy);
+        let mut heroes = player(Side::Heroes, Level::Greedy);
+        for _ in 0..60 {
+            match s.game.to_move() {
+                Some(Side::Heroes) => s.ai_step(heroes.as_mut()),
+                Some(Side::Overmind) => s.ai_step(overmind.as_mut()),
+                None => break,
+            };
+        }
+        let save = s.save();
+        let set = crate::packs::load(&dirs).expect("packs");
+        let (data, resyncs) = data_of(&save, &set, Side::Heroes);
+        assert_eq!(resyncs, 0);
+        let shot = |f: &Vec<Piece>| f.iter().any(|p| p.2 == "token" && p.4 == "adrenaline");
+        assert!(shot(&data.frames[0]), "the shot lies by the entrance");
+        let used = data
+            .steps
+            .iter()
+            .position(|st| st.ev["effect"] == "remove_token")
+            .expect("the shot is used up");
+        assert!(shot(&data.frames[data.steps[used - 1].frame]));
+        assert!(!shot(&data.frames[data.steps[used].frame]));
     }
 
     fn data_of(save: &Save, set: &crate::packs::PackSet, view: Side) -> (Data, usize) {
