@@ -302,6 +302,35 @@ fn position_of(text: &str, needle: &str) -> (usize, usize) {
     }
 }
 
+impl SavedRecord {
+    /// Controllers that answer this record's decisions as they were answered.
+    #[must_use]
+    pub fn controllers(&self) -> Controllers {
+        let answers = |who: Side| -> Vec<usize> {
+            self.answers
+                .iter()
+                .filter(|a| a.who == who)
+                .map(|a| a.index)
+                .collect()
+        };
+        Controllers::new(
+            Box::new(Scripted::new(answers(Side::Heroes))),
+            Box::new(Scripted::new(answers(Side::Overmind))),
+        )
+    }
+
+    /// How messages name the record at index `i`: `action 3 (heroes: move alpha 3,1)`.
+    #[must_use]
+    pub fn label(&self, i: usize) -> String {
+        format!(
+            "action {} ({}: {})",
+            i + 1,
+            self.side.name(),
+            crate::command::text_of(&self.action)
+        )
+    }
+}
+
 /// Apply every saved record to `game` (started from the save's mission and seed), answering
 /// each decision as recorded; the first difference, if any. `marks` gets each record's log
 /// length before it and the hash of its events.
@@ -312,23 +341,8 @@ pub fn replay_into(
     marks: &mut Vec<(usize, String)>,
 ) -> Option<String> {
     for (i, r) in save.records.iter().enumerate() {
-        let answers = |who: Side| -> Vec<usize> {
-            r.answers
-                .iter()
-                .filter(|a| a.who == who)
-                .map(|a| a.index)
-                .collect()
-        };
-        let mut ctl = Controllers::new(
-            Box::new(Scripted::new(answers(Side::Heroes))),
-            Box::new(Scripted::new(answers(Side::Overmind))),
-        );
-        let what = format!(
-            "action {} ({}: {})",
-            i + 1,
-            r.side.name(),
-            crate::command::text_of(&r.action)
-        );
+        let mut ctl = r.controllers();
+        let what = r.label(i);
         let before = game.log.len();
         match game.apply(r.action.clone(), content, &mut ctl) {
             Ok(events) => {

@@ -8,7 +8,7 @@ use super::board;
 use super::frames::{Board, Piece, Witness};
 use crate::error::CliError;
 use crate::save::{hash_events, Final, Save};
-use overmind_core::{Content, Controllers, Event, Game, RevealCause, Scripted, Side};
+use overmind_core::{Content, Event, Game, RevealCause, Side};
 use serde::Serialize;
 use std::path::Path;
 
@@ -171,23 +171,8 @@ fn gather(
         b.step(e, 0, game, content);
     }
     for (i, r) in save.records.iter().enumerate() {
-        let answers = |who: Side| -> Vec<usize> {
-            r.answers
-                .iter()
-                .filter(|a| a.who == who)
-                .map(|a| a.index)
-                .collect()
-        };
-        let mut ctl = Controllers::new(
-            Box::new(Scripted::new(answers(Side::Heroes))),
-            Box::new(Scripted::new(answers(Side::Overmind))),
-        );
-        let what = format!(
-            "action {} ({}: {})",
-            i + 1,
-            r.side.name(),
-            crate::command::text_of(&r.action)
-        );
+        let mut ctl = r.controllers();
+        let what = r.label(i);
         let events = game
             .apply(r.action.clone(), content, &mut ctl)
             .map_err(|e| format!("{what} is now refused: {e}"))?;
@@ -287,6 +272,7 @@ pub fn write(
 mod tests {
     use super::*;
     use crate::session::Session;
+    use overmind_core::Controllers;
 
     /// A finished AI game of the demo mission as a save, and the packs to replay it.
     pub(crate) fn game(seed: u64) -> (Save, crate::packs::PackSet) {
