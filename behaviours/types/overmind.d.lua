@@ -18,6 +18,12 @@
 ---What a token is for (docs/RULES.md §14).
 ---@alias TokenClass "hazard"|"item"|"exploration"|"marker"
 
+---A deck of cards (docs/RULES.md §15).
+---@alias Deck "mutation"|"hidden_agenda"
+
+---What a card is played on (docs/RULES.md §15.3).
+---@alias CardTarget "none"|"alien"|"hero"|"square"
+
 ---The kind of an attack (`moment.attack`).
 ---@alias AttackKind "melee"|"shoot"|"overwatch"|"free_attack"|"fear"
 
@@ -62,6 +68,12 @@ function ability(def) end
 ---@param def TriggerDef The rule and what it does.
 ---@return Definition # The definition; the script must return it.
 function trigger(def) end
+
+---Defines one card of a deck: a Mutation card the Overmind draws and plays, or a Hidden Agenda it
+---is dealt (`cards/*.lua`).
+---@param def CardDef The card, its deck and what playing it does.
+---@return Definition # The definition; the script must return it.
+function card(def) end
 
 ---The Overmind's view of the game, passed to `perform` and to every hook function as `game`.
 ---Queries answer from the state as it is now; handles in the results are snapshots. Effects
@@ -458,6 +470,8 @@ local Blip = {}
 ---@field lua_instructions integer Lua instruction budget per behaviour call or script load.
 ---@field lua_memory_mib integer Lua memory budget, MiB.
 ---@field lua_call_depth integer Lua nested call budget.
+---@field hand_size integer Cards the Overmind draws up to at the start of its phase.
+---@field interrupt_discard integer Cards the Overmind discards to interrupt the Hero phase.
 local Rules = {}
 
 ---What `behaviour { ... }` takes: one Alien Behaviour card.
@@ -527,6 +541,19 @@ local Rules = {}
 ---@field text string What it does, shown to players.
 ---@field on Hooks What it does, hook by hook: every moment of the hook (not those about a token).
 
+---What `card { ... }` takes: one card (`cards/*.lua`) of a deck a mission deals (its `decks =
+---[...]`). A `mutation` card is drawn into the Overmind's hand and played (`play CARD [TARGET]`);
+---a `hidden_agenda` is dealt face down, one per game, and acts through its hooks.
+---@class CardDef
+---@field id string The card's id (commands, `game.storage` and the log name it): `a-z`, `0-9`, `_`.
+---@field name string The name players see.
+---@field text string What it does, shown to players.
+---@field deck Deck Its deck: `mutation` or `hidden_agenda`.
+---@field target CardTarget? What `play` names with it: `none` (the default), `alien` (a revealed Alien Unit), `hero`, or `square`.
+---@field copies integer? Copies of it in its deck, 1 (the default) to 10.
+---@field play (fun(game: Game, ctx: PlayContext))? What playing it does, run as a hook is (same sandbox, budgets and `game.storage`); an error ends it there (`card_failed` with its `path:line`) and what it did before stands. A `mutation` card needs `play` or `on`.
+---@field on CardHooks? Hooks that act while the card is in play (a played card until the end of the round; a Hidden Agenda all game: its `victory_check` or `round_end` may `game:declare_winner("overmind", ...)`).
+
 ---What `on = { ... }` of a `trigger { ... }` takes: a function per moment the rule acts at, called
 ---as `function(game, moment)` for every such moment of the game (not those about a token), with
 ---the same sandbox, budgets and `game.storage` as a behaviour (one storage per script id). An
@@ -572,6 +599,23 @@ local Rules = {}
 ---@class TokenHooks
 ---@field step (fun(game: Game, moment: TokenMoment))? A model entered the token's square (as `step` of the other hooks, once per token there).
 ---@field interact (fun(game: Game, moment: TokenMoment))? A model took the Interact action on the token's square or next to it (a token with this hook makes the action legal there, for either side).
+
+---What `on = { ... }` of a `card { ... }` takes: hooks (as `Hooks`) that run for every such moment
+---while the card is in play: a played card until the end of its round, a Hidden Agenda all game. A
+---face-down agenda whose hook does anything the log shows is turned up first (`card_revealed`).
+---@class CardHooks
+---@field round_start (fun(game: Game, moment: Moment))? A round began (round 1: just before its first action).
+---@field round_end (fun(game: Game, moment: Moment))? The Overmind phase ended, and the round with it.
+---@field phase_start (fun(game: Game, moment: PhaseMoment))? A side's phase began.
+---@field phase_end (fun(game: Game, moment: PhaseMoment))? A side's phase ended.
+---@field activation_start (fun(game: Game, moment: UnitMoment))? A unit's activation began (with its first action).
+---@field activation_end (fun(game: Game, moment: UnitMoment))? A unit's activation ended.
+---@field step (fun(game: Game, moment: StepMoment))? A model entered a square, moving or moved (entering a building is entering its first square): every square of a path. Killing, stunning, knocking down or moving the model stops its move there.
+---@field reveal (fun(game: Game, moment: RevealMoment))? A Blip was revealed and its unit placed.
+---@field before_attack (fun(game: Game, moment: AttackMoment))? An attack is about to roll (the unit is the attacker's): `game:modify_attack` changes its dice or the target's Defence.
+---@field after_damage (fun(game: Game, moment: DamageMoment))? A model lost Health (once per model per attack or effect).
+---@field killed (fun(game: Game, moment: KilledMoment))? A model was killed.
+---@field victory_check (fun(game: Game, moment: Moment))? After everything that may end the game: `game:declare_winner` ends it.
 
 ---What a hook function is told about the moment it runs at: a fresh plain table (`round_start`,
 ---`round_end`, `victory_check`: only the round). The other moments are kinds of it.
@@ -619,6 +663,13 @@ local Rules = {}
 ---@field model string The dead model's id (it is gone from the map).
 ---@field at Pos Where it fell.
 ---@field by string? The id of the unit that killed it, if a unit did.
+
+---What a card's `play` is told: a fresh plain table with the card, the round and the card's
+---target.
+---@class PlayContext: Moment
+---@field card string The card's id.
+---@field unit Unit? The unit it was played on (`alien` and `hero` cards).
+---@field at Pos? The square it was played on (`square` cards).
 
 ---A token in play (`game:tokens`, `moment.token`): a fresh plain table, a `Pos` (its square, a
 ---carrier's last square while carried), so it passes wherever a square is expected.

@@ -102,6 +102,17 @@ pub const COMMANDS: &[(&str, &str, &str)] = &[
         "End the current activation; with none under way, end the phase",
     ),
     (
+        "play",
+        "CARD [TARGET|X,Y]",
+        "Overmind: play a card from the hand, on a unit or a square when the card names one",
+    ),
+    ("discard", "CARD", "Overmind: discard a card from the hand"),
+    (
+        "interrupt",
+        "CARD CARD",
+        "Overmind, when offered after a Hero's activation: discard 2 cards to act now",
+    ),
+    (
         "perform",
         "UNIT BEHAVIOUR",
         "Author tool (play --dev): the alien unit performs the behaviour now, out of turn",
@@ -161,6 +172,9 @@ pub struct Names {
     pub behaviours: Vec<String>,
     /// Loaded Alien Type ids (`spawn`).
     pub aliens: Vec<String>,
+    /// The cards in the hand of the side to move (`play`, `discard`, `interrupt`): the
+    /// Overmind's, never shown to the Heroes (empty when they are to move).
+    pub cards: Vec<String>,
     /// The ids of the side to move (its units, models and Blips): a typo in the unit that
     /// acts is corrected to one of these, never to the other side's.
     pub own: Vec<String>,
@@ -307,6 +321,35 @@ pub fn parse(line: &str, names: &Names) -> Result<Command, ParseError> {
             }))
         }
         "end" => no_args(args, Command::Act(Action::End), usage_err),
+        "play" => {
+            let (c, target, at) = match args {
+                [c] => (*c, None, None),
+                [c, t] if t.contains(',') => {
+                    (*c, None, Some(square_of(t).map_err(ParseError::new)?))
+                }
+                [c, t] => (*c, Some(check_id(name, t, names, args)?), None),
+                _ => return Err(usage_err()),
+            };
+            let card = check_in(name, c, &names.cards, "card in the hand", args)?;
+            Ok(Command::Act(Action::Play { card, target, at }))
+        }
+        "discard" => {
+            let [c] = args else {
+                return Err(usage_err());
+            };
+            let card = check_in(name, c, &names.cards, "card in the hand", args)?;
+            Ok(Command::Act(Action::Discard { card }))
+        }
+        "interrupt" => {
+            if args.is_empty() {
+                return Err(usage_err());
+            }
+            let discard = args
+                .iter()
+                .map(|c| check_in(name, c, &names.cards, "card in the hand", args))
+                .collect::<Result<Vec<_>, _>>()?;
+            Ok(Command::Act(Action::Interrupt { discard }))
+        }
         "perform" => {
             let [u, b] = args else {
                 return Err(usage_err());
@@ -492,6 +535,20 @@ pub fn text_of(a: &Action) -> String {
             models: 1,
         } => format!("spawn {alien} {at}"),
         Action::Spawn { alien, at, models } => format!("spawn {alien} {at} {models}"),
+        Action::Play {
+            card,
+            target: Some(t),
+            ..
+        } => format!("play {card} {t}"),
+        Action::Play {
+            card, at: Some(p), ..
+        } => format!("play {card} {p}"),
+        Action::Play { card, .. } => format!("play {card}"),
+        Action::Discard { card } => format!("discard {card}"),
+        Action::Interrupt { discard } => {
+            let cards: Vec<String> = discard.iter().map(ToString::to_string).collect();
+            format!("interrupt {}", cards.join(" "))
+        }
     }
 }
 
@@ -543,6 +600,7 @@ mod tests {
             active: None,
             behaviours: vec!["rush".into(), "take_cover".into()],
             aliens: vec!["stalker".into()],
+            cards: vec!["acid_spit".into(), "frenzy".into()],
             own: vec!["captain".into(), "medic".into()],
             labels: vec![
                 ("1".into(), "captain".into()),
@@ -550,6 +608,55 @@ mod tests {
                 ("A".into(), "b3".into()),
                 ("A.1".into(), "b3.1".into()),
             ],
+        }
+    }
+
+    #[test]
+    fn card_commands_parse_with_suggestions() {
+        let n = names();
+        assert_eq!(
+            parse("play acid_spit captain", &n),
+            Ok(Command::Act(Action::Play {
+                card: "acid_spit".into(),
+                target: Some("captain".into()),
+                at: None
+            }))
+        );
+        assert_eq!(
+            parse("play frenzy 3,4", &n),
+            Ok(Command::Act(Action::Play {
+                card: "frenzy".into(),
+                target: None,
+                at: Some(Pos::new(3, 4))
+            }))
+        );
+        assert_eq!(
+            parse("interrupt frenzy acid_spit", &n),
+            Ok(Command::Act(Action::Interrupt {
+                discard: vec!["frenzy".into(), "acid_spit".into()]
+            }))
+        );
+        let e = parse("discard frenzi", &n).unwrap_err();
+        assert_eq!(e.suggestion.as_deref(), Some("discard frenzy"));
+        // The Heroes' names hold no cards: nothing to suggest, the rules refuse it.
+        let heroes = Names {
+            cards: Vec::new(),
+            ..names()
+        };
+        assert!(matches!(
+            parse("play frenzi captain", &heroes),
+            Ok(Command::Act(_))
+        ));
+        for a in [
+            "play acid_spit captain",
+            "play frenzy 3,4",
+            "discard frenzy",
+            "interrupt frenzy acid_spit",
+        ] {
+            let Ok(Command::Act(action)) = parse(a, &n) else {
+                panic!("{a} parses");
+            };
+            assert_eq!(text_of(&action), a);
         }
     }
 

@@ -380,6 +380,44 @@ pub fn event(e: &Event) -> Option<String> {
             reason,
         } => format!("{source} ({}) failed: {reason}; what it did before stands", hook.name()),
         Event::Effect { source, change } => format!("{source}: {}", change_text(change)),
+        // No event names a card the Heroes may not know (docs/RULES.md §15.5).
+        Event::CardDrawn { side, hand, .. } => format!(
+            "{} draws a card ({} in hand)",
+            title(*side),
+            hand
+        ),
+        Event::DeckShuffled { deck, cards } => {
+            format!("The {} deck is shuffled ({cards} cards)", deck.name())
+        }
+        Event::CardPlayed {
+            card,
+            name,
+            target,
+            at,
+            hand,
+        } => {
+            let on = match (target, at) {
+                (Some(t), _) => format!(" on {t}"),
+                (None, Some(p)) => format!(" on {p}"),
+                (None, None) => String::new(),
+            };
+            format!("The Overmind plays {name} ({card}){on}; {hand} in hand")
+        }
+        Event::CardFailed { card, reason } => {
+            format!("{card} failed: {reason}; what it did before stands")
+        }
+        Event::CardDiscarded { side, cards, hand } => format!(
+            "{} discards {} ({hand} in hand)",
+            title(*side),
+            plural(*cards, "card", "cards")
+        ),
+        Event::CardLeftPlay { card } => format!("{card} leaves play"),
+        Event::CardRevealed { card, name } => format!("The Overmind reveals {name} ({card})"),
+        Event::Interrupted { discarded, hand } => format!(
+            "The Overmind discards {} to interrupt the Hero phase ({hand} in hand)",
+            plural(*discarded, "card", "cards")
+        ),
+        Event::InterruptEnded => "The interruption ends; the Heroes go on".to_string(),
     })
 }
 

@@ -293,7 +293,10 @@ pub fn legal_lines(turn: &Turn) -> Vec<String> {
                 format!("{}{name} X,Y ({} squares)", g.action, g.to.len())
             }
         } else if !g.targets.is_empty() {
-            format!("{} {}", g.action, g.targets.join("|"))
+            let card = g.card.map(|c| format!(" {c}")).unwrap_or_default();
+            format!("{}{card} {}", g.action, g.targets.join("|"))
+        } else if let Some(c) = g.card {
+            format!("{} {c}", g.action)
         } else {
             g.action.to_string()
         };

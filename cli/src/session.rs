@@ -255,11 +255,19 @@ impl Session {
             }
         }
         let content = self.content();
+        // Only the Overmind's own commands may name (and suggest) the cards it holds.
+        let mut cards: Vec<String> = match side {
+            Some(Side::Overmind) => st.cards.hand.iter().map(ToString::to_string).collect(),
+            _ => Vec::new(),
+        };
+        cards.sort_unstable();
+        cards.dedup();
         Names {
             ids,
             active: st.active,
             behaviours: content.behaviours.keys().cloned().collect(),
             aliens: content.aliens.keys().cloned().collect(),
+            cards,
             own,
             labels,
         }

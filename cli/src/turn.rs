@@ -14,10 +14,14 @@ pub struct LegalGroup {
     pub action: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub unit: Option<Id>,
-    /// Squares a move or sprint may end on.
+    /// The card a `play` or `discard` names.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub card: Option<Id>,
+    /// Squares a move or sprint may end on (a card: the squares it may be played on).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub to: Vec<Pos>,
-    /// Targets an attack may name.
+    /// Targets an attack (or a card) may name; for `interrupt`, each set of cards it may
+    /// discard, space-separated.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub targets: Vec<String>,
 }
@@ -37,17 +41,23 @@ pub struct Turn {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub used: Vec<ActionKind>,
     pub legal: Vec<LegalGroup>,
+    /// The Overmind's hand, on its own turn only (docs/RULES.md §15.5).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hand: Option<Vec<Id>>,
+    /// The Overmind is offered an interruption of the Hero phase (`interrupt` or `end`).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub interrupt_offered: bool,
 }
 
 impl Turn {
     /// The turn of the side to move, or `None` when the game is over.
     #[must_use]
     pub fn of(game: &Game, content: &Content) -> Option<Turn> {
-        let side = match game.state.phase {
-            Phase::Heroes => Side::Heroes,
-            Phase::Overmind => Side::Overmind,
-            Phase::Over => return None,
-        };
+        if game.state.phase == Phase::Over {
+            return None;
+        }
+        // The Overmind may be to move in the Hero phase: offered, or interrupting.
+        let side = game.to_move()?;
         let st = &game.state;
         let used: Vec<ActionKind> = match &st.active {
             Some(id) => st
@@ -68,6 +78,8 @@ impl Turn {
                 .map(|_| 2u32.saturating_sub(used.len() as u32)),
             used,
             legal: group(&game.legal_actions(content)),
+            hand: (side == Side::Overmind && st.cards.has_hand()).then(|| st.cards.hand.clone()),
+            interrupt_offered: st.interrupt == Some(overmind_core::interrupt::Interrupt::Offered),
         })
     }
 
@@ -103,6 +115,7 @@ impl Turn {
 pub fn group(actions: &[Action]) -> Vec<LegalGroup> {
     let mut out: Vec<LegalGroup> = Vec::new();
     for a in actions {
+        let mut card = None;
         let (word, unit, to, target) = match a {
             Action::Move { unit, to, .. } => ("move", Some(unit), Some(*to), None),
             Action::Sprint { unit, to, .. } => ("sprint", Some(unit), Some(*to), None),
@@ -115,14 +128,31 @@ pub fn group(actions: &[Action]) -> Vec<LegalGroup> {
             // Author tools are never listed as legal; kept apart if they ever are.
             Action::Perform { unit, .. } => ("perform", Some(unit), None, None),
             Action::Spawn { at, .. } => ("spawn", None, Some(*at), None),
+            Action::Play {
+                card: c,
+                target,
+                at,
+            } => {
+                card = Some(*c);
+                ("play", None, *at, target.as_ref())
+            }
+            Action::Discard { card: c } => {
+                card = Some(*c);
+                ("discard", None, None, None)
+            }
+            Action::Interrupt { .. } => ("interrupt", None, None, None),
         };
         let unit = unit.cloned();
-        let i = match out.iter().position(|g| g.action == word && g.unit == unit) {
+        let i = match out
+            .iter()
+            .position(|g| g.action == word && g.unit == unit && g.card == card)
+        {
             Some(i) => i,
             None => {
                 out.push(LegalGroup {
                     action: word,
                     unit,
+                    card,
                     to: Vec::new(),
                     targets: Vec::new(),
                 });
@@ -134,6 +164,10 @@ pub fn group(actions: &[Action]) -> Vec<LegalGroup> {
         }
         if let Some(t) = target {
             out[i].targets.push(t.to_string());
+        }
+        if let Action::Interrupt { discard } = a {
+            let set: Vec<String> = discard.iter().map(ToString::to_string).collect();
+            out[i].targets.push(set.join(" "));
         }
     }
     out

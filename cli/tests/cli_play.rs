@@ -263,6 +263,12 @@ fn command_for(g: &Value, k: usize) -> String {
         .as_str()
         .map(|u| format!(" {u}"))
         .unwrap_or_default();
+    // A card group names its card: `play acid_spit captain`.
+    let card = g["card"]
+        .as_str()
+        .map(|c| format!(" {c}"))
+        .unwrap_or_default();
+    let unit = format!("{unit}{card}");
     if let Some(to) = g["to"].as_array().filter(|t| !t.is_empty()) {
         let p = &to[k % to.len()];
         return format!("{action}{unit} {},{}", p[0], p[1]);

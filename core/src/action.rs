@@ -45,6 +45,24 @@ pub enum Action {
     },
     /// End the current activation; with none under way, end the side's phase.
     End,
+    /// The Overmind plays a card from its hand (docs/RULES.md §15.3), on a unit (`target`) or
+    /// a square (`at`) when the card names one. Uses no action.
+    Play {
+        card: Id,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        target: Option<Id>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        at: Option<Pos>,
+    },
+    /// The Overmind discards a card from its hand. Uses no action.
+    Discard {
+        card: Id,
+    },
+    /// The Overmind, offered the chance after a Hero's activation, discards `discard` (as many
+    /// cards as `interrupt_discard`) to interrupt the Hero phase and act (docs/RULES.md §15.4).
+    Interrupt {
+        discard: Vec<Id>,
+    },
     /// Author tool (`play --dev`): `unit`, an Overmind unit on the map, performs `behaviour`
     /// now, out of turn, using no action (core/src/dev.rs).
     Perform {
@@ -93,7 +111,12 @@ impl Action {
             | Action::Overwatch { unit }
             | Action::Interact { unit }
             | Action::Flip { unit } => Some(unit),
-            Action::End | Action::Perform { .. } | Action::Spawn { .. } => None,
+            Action::End
+            | Action::Perform { .. }
+            | Action::Spawn { .. }
+            | Action::Play { .. }
+            | Action::Discard { .. }
+            | Action::Interrupt { .. } => None,
         }
     }
 }

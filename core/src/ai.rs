@@ -395,6 +395,9 @@ pub(crate) fn overmind_turn(
     blip: BlipPlan,
     unit: UnitPlan,
 ) -> Action {
+    if let Some(a) = crate::ai_cards::card_action(state, content) {
+        return a;
+    }
     let o = state.compute_obstacles();
     let heroes: Vec<(Id, Pos)> = state.hero_models().map(|m| (m.id, m.pos)).collect();
     if heroes.is_empty() {

@@ -14,6 +14,8 @@ pub struct Content {
     pub behaviours: BTreeMap<String, Rc<dyn Behaviour>>,
     /// Token kinds by id (docs/RULES.md §14).
     pub tokens: BTreeMap<String, crate::token::TokenKind>,
+    /// Cards by id (docs/RULES.md §15).
+    pub cards: BTreeMap<String, crate::card::CardDef>,
     /// Triggers, in the order they run for the same moment.
     pub triggers: Vec<crate::trigger::TriggerDef>,
 }
@@ -25,6 +27,7 @@ impl std::fmt::Debug for Content {
             .field("aliens", &self.aliens.keys().collect::<Vec<_>>())
             .field("behaviours", &self.behaviours.keys().collect::<Vec<_>>())
             .field("tokens", &self.tokens.keys().collect::<Vec<_>>())
+            .field("cards", &self.cards.keys().collect::<Vec<_>>())
             .field("triggers", &self.triggers)
             .finish()
     }

@@ -234,7 +234,32 @@ impl Mission {
                 at: t.at,
             })
             .collect();
+        // `decks`: which decks the mission deals (docs/RULES.md §15).
+        let named: Vec<String> = key(self, &doc, text, "decks", &mut errors).unwrap_or_default();
+        let mut decks = Vec::new();
+        for (i, d) in named.iter().enumerate() {
+            match crate::card::Deck::named(d) {
+                Some(deck) if !decks.contains(&deck) => decks.push(deck),
+                Some(_) => {}
+                None => {
+                    let span = match doc.value("decks").map(|v| v.get_ref()) {
+                        Some(DeValue::Array(items)) => items.get(i).map(Spanned::span),
+                        _ => None,
+                    }
+                    .unwrap_or(0..0);
+                    let (l, c) = doc.pos("decks", &span, text);
+                    let all: Vec<&str> = crate::card::Deck::ALL.iter().map(|d| d.name()).collect();
+                    errors.push(err(
+                        self,
+                        l,
+                        c,
+                        format!("decks: no deck named {d:?}; expected {}", all.join(" or ")),
+                    ));
+                }
+            }
+        }
         let known = [
+            "decks",
             "pool",
             "decoys",
             "objective",
@@ -279,6 +304,7 @@ impl Mission {
             objective,
             max_rounds,
             tokens,
+            decks,
         })
     }
 }

@@ -203,6 +203,56 @@ pub enum Event {
         hook: crate::trigger::Hook,
         reason: String,
     },
+    /// A card was drawn into `side`'s hand, now `hand` cards. Never which card: the Overmind
+    /// reads its hand from its view (docs/RULES.md §15.5).
+    CardDrawn {
+        side: Side,
+        deck: crate::card::Deck,
+        hand: u32,
+    },
+    /// A deck's discard pile became its draw pile, shuffled.
+    DeckShuffled {
+        deck: crate::card::Deck,
+        cards: u32,
+    },
+    /// A card was played from the hand: public from now on.
+    CardPlayed {
+        card: Id,
+        name: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        target: Option<Id>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        at: Option<Pos>,
+        hand: u32,
+    },
+    /// A card's `play` raised an error: it ended there, and what it did before stands.
+    CardFailed {
+        card: Id,
+        reason: String,
+    },
+    /// `side` discarded `cards` cards face down, leaving `hand`.
+    CardDiscarded {
+        side: Side,
+        cards: u32,
+        hand: u32,
+    },
+    /// A played card's round ended: it left play.
+    CardLeftPlay {
+        card: Id,
+    },
+    /// A face-down card (a Hidden Agenda) was turned up: it acted, or it won.
+    CardRevealed {
+        card: Id,
+        name: String,
+    },
+    /// The Overmind discarded `discarded` cards to interrupt the Hero phase (docs/RULES.md
+    /// §15.4).
+    Interrupted {
+        discarded: u32,
+        hand: u32,
+    },
+    /// The interruption is over: the Heroes go on.
+    InterruptEnded,
     /// A script changed the game outside the rules' own steps (docs/RULES.md §14); the usual
     /// events (damage, death, a placed model) follow.
     Effect {

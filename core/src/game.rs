@@ -58,6 +58,7 @@ impl Game {
     #[must_use]
     pub fn to_move(&self) -> Option<Side> {
         match self.state.phase {
+            Phase::Heroes if self.state.interrupt.is_some() => Some(Side::Overmind),
             Phase::Heroes => Some(Side::Heroes),
             Phase::Overmind => Some(Side::Overmind),
             Phase::Over => None,
@@ -148,7 +149,7 @@ impl Game {
 impl Engine<'_> {
     /// Resolve one validated action ([`crate::validate`] has accepted it).
     pub(crate) fn act(&mut self, side: Side, action: &Action) -> Result<(), ActionError> {
-        if self.dev_act(action).is_some() {
+        if self.dev_act(action).is_some() || self.card_act(action).is_some() {
             return Ok(());
         }
         let (Some(name), Some(kind)) = (action.actor(), kind_of(action)) else {
@@ -222,6 +223,7 @@ impl Engine<'_> {
                 self.end_activation(&prev);
             }
             self.st.active = Some(Id::from(id));
+            self.interrupting_with(Id::from(id));
             self.emit(Event::ActivationStarted { unit: Id::from(id) });
             self.fire_about(Hook::ActivationStart, Some(Id::from(id)), None);
             if let Some(u) = self.st.unit_mut(id) {
@@ -412,6 +414,15 @@ impl Engine<'_> {
             self.emit(Event::ActivationEnded { unit: Id::from(id) });
             self.end_modifiers(crate::state::Until::ActivationEnd, Some(id));
             self.fire_about(Hook::ActivationEnd, Some(Id::from(id)), None);
+            match self.st.interrupt {
+                Some(crate::interrupt::Interrupt::Acting { unit: Some(u) }) if u == id => {
+                    self.close_interrupt();
+                }
+                None if self.st.unit(id).is_some_and(|u| u.side == Side::Heroes) => {
+                    self.offer_interrupt();
+                }
+                _ => {}
+            }
         }
     }
 
@@ -437,6 +448,9 @@ impl Engine<'_> {
     fn end_activation_or_phase(&mut self, side: Side) {
         if let Some(id) = self.st.active {
             self.end_activation(&id);
+        } else if self.st.interrupt.is_some() {
+            // The Overmind lets the Heroes go on, or its interruption ends.
+            self.close_interrupt();
         } else {
             // End the phase: every unit not yet activated forgoes its activation.
             for u in self.st.units.iter_mut().filter(|u| u.side == side) {
@@ -465,7 +479,7 @@ impl Engine<'_> {
     pub(crate) fn advance(&mut self) {
         // Bounded: at most two phase changes and one round change per call.
         for _ in 0..4 {
-            if self.st.is_over() || self.st.active.is_some() {
+            if self.st.is_over() || self.st.active.is_some() || self.st.interrupt.is_some() {
                 return;
             }
             match self.st.phase {
@@ -479,6 +493,7 @@ impl Engine<'_> {
                     self.emit(Event::PhaseStarted {
                         side: Side::Overmind,
                     });
+                    self.draw_hand();
                     self.fire_about(Hook::PhaseStart, None, Some(Side::Overmind));
                 }
                 Phase::Overmind if !self.has_pending(Side::Overmind) => self.end_round(),
@@ -490,7 +505,12 @@ impl Engine<'_> {
     fn end_round(&mut self) {
         self.fire_about(Hook::PhaseEnd, None, Some(Side::Overmind));
         self.fire_about(Hook::RoundEnd, None, None);
+        // A `round_end` trigger may have ended the game: `game_over` is the last event.
+        if self.st.is_over() {
+            return;
+        }
         self.end_modifiers(crate::state::Until::RoundEnd, None);
+        self.end_cards_in_play();
         if self.st.is_over() {
             return;
         }

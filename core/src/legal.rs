@@ -24,9 +24,17 @@ impl Game {
             return Vec::new();
         };
         let mut out = Vec::new();
-        for actor in self.actors(side) {
-            self.legal_for(content, side, &actor, &mut out);
+        if self.state.interrupt != Some(crate::interrupt::Interrupt::Offered) {
+            for actor in self.actors(side) {
+                self.legal_for(content, side, &actor, &mut out);
+            }
         }
+        // The Overmind's cards (docs/RULES.md §15): none for the Heroes.
+        out.extend(
+            crate::hand::legal(&self.state, content, side)
+                .into_iter()
+                .filter(|a| self.accepts(content, a)),
+        );
         out.push(Action::End);
         out
     }

@@ -9,11 +9,14 @@ Everything changes through [`Game::apply`], which returns the [`Event`]s that ha
 
 pub mod action;
 pub mod ai;
+pub mod ai_cards;
 
 pub mod behaviour;
+pub mod card;
 mod combat;
 pub mod content;
 pub mod decision;
+pub mod deck;
 mod deploy;
 pub mod dev;
 pub mod dice;
@@ -22,7 +25,9 @@ mod engine;
 pub mod event;
 pub mod game;
 pub mod geom;
+pub mod hand;
 pub mod id;
+pub mod interrupt;
 pub mod legal;
 pub mod lookahead;
 pub mod los;
@@ -47,6 +52,7 @@ pub use view::{HeroesView, View};
 
 pub use action::{Action, ActionError};
 pub use behaviour::{Behaviour, BehaviourCtx, BehaviourError, ModelInfo};
+pub use card::{CardDef, CardTarget, Deck};
 pub use content::Content;
 pub use decision::{
     Answer, Choice, Controller, Controllers, Decision, DecisionKind, FirstOption, Scripted,

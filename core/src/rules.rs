@@ -26,11 +26,13 @@ pub const MAX_LUA_CALL_DEPTH: u32 = 1000;
 /// Most squares a distance setting may name (`rush_steps`, `take_cover_steps`,
 /// `blip_deploy_radius`): no map is wider.
 pub const MAX_STEPS: u32 = 100;
+/// Most cards a hand may hold (`hand_size`, `interrupt_discard`).
+pub const MAX_HAND: u32 = 10;
 /// Largest dice penalty or Defence change a setting may name.
 pub const MAX_MODIFIER: u32 = 20;
 
 /// The settings `rules.toml` may hold, in `Rules` order.
-pub const KEYS: [&str; 19] = [
+pub const KEYS: [&str; 21] = [
     "los",
     "overmind_reveal_trigger",
     "die",
@@ -50,6 +52,8 @@ pub const KEYS: [&str; 19] = [
     "lua_instructions",
     "lua_memory_mib",
     "lua_call_depth",
+    "hand_size",
+    "interrupt_discard",
 ];
 
 /// One problem with a table of rule settings: a byte span of the file the table was read
@@ -115,6 +119,10 @@ pub struct Rules {
     pub lua_memory_mib: u64,
     /// Lua budget: nested Lua calls.
     pub lua_call_depth: u32,
+    /// Cards the Overmind draws up to at the start of its phase (docs/RULES.md §15.2).
+    pub hand_size: u32,
+    /// Cards the Overmind discards to interrupt the Hero phase (docs/RULES.md §15.4).
+    pub interrupt_discard: u32,
 }
 
 impl Default for Rules {
@@ -139,6 +147,8 @@ impl Default for Rules {
             lua_instructions: 1_000_000,
             lua_memory_mib: 64,
             lua_call_depth: 200,
+            hand_size: 5,
+            interrupt_discard: 2,
         }
     }
 }
@@ -203,6 +213,13 @@ impl Rules {
                 self.lua_call_depth.into(),
                 1,
                 MAX_LUA_CALL_DEPTH.into(),
+            ),
+            ("hand_size", self.hand_size.into(), 0, MAX_HAND.into()),
+            (
+                "interrupt_discard",
+                self.interrupt_discard.into(),
+                1,
+                MAX_HAND.into(),
             ),
         ]
     }

@@ -103,6 +103,9 @@ pub struct Setup {
     pub max_rounds: Option<u32>,
     /// Tokens the mission lays on the map (docs/RULES.md §14).
     pub tokens: Vec<TokenSetup>,
+    /// The decks the mission deals (docs/RULES.md §15).
+    #[serde(default)]
+    pub decks: Vec<crate::card::Deck>,
 }
 
 /// A token a mission lays: its kind (a pack's `token { id = ... }`) and square.
@@ -449,6 +452,9 @@ impl Setup {
                 found.push(bad("is laid twice".into()));
             }
         }
+        if let Some(m) = crate::deck::deal_problem(&self.decks, content) {
+            found.push((About::Unit, SetupError::Other(m)));
+        }
         if !found.is_empty() {
             return Err(finish(found));
         }
@@ -506,6 +512,9 @@ impl Setup {
                 carried_by: None,
                 symbol: content.tokens.get(&t.kind).map_or('%', |k| k.symbol),
             });
+        }
+        if !self.decks.is_empty() {
+            st.cards = crate::deck::deal(&self.decks, content, &mut st.rng);
         }
         Ok(st)
     }
@@ -573,6 +582,7 @@ mod tests {
             objective: Objective::Eliminate,
             max_rounds: None,
             tokens: Vec::new(),
+            decks: Vec::new(),
         }
     }
 

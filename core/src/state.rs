@@ -328,6 +328,12 @@ pub struct GameState {
     /// Stat modifiers in force, each until the end of an activation or a round.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub stat_mods: Vec<StatMod>,
+    /// The Overmind's cards (docs/RULES.md §15).
+    #[serde(default, skip_serializing_if = "crate::deck::Cards::is_empty")]
+    pub cards: crate::deck::Cards,
+    /// An interruption of the Hero phase offered or under way (docs/RULES.md §15.4).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub interrupt: Option<crate::interrupt::Interrupt>,
     /// Whether round 1's `round_start` triggers have run (they run with the first action).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub started: bool,
@@ -373,6 +379,8 @@ impl PartialEq for GameState {
             && self.tokens == other.tokens
             && self.stat_mods == other.stat_mods
             && self.started == other.started
+            && self.cards == other.cards
+            && self.interrupt == other.interrupt
     }
 }
 
@@ -405,6 +413,8 @@ impl GameState {
             dev: false,
             tokens: Vec::new(),
             stat_mods: Vec::new(),
+            cards: crate::deck::Cards::default(),
+            interrupt: None,
             started: false,
             obstacles: None,
             sight_memo: None,
@@ -881,6 +891,8 @@ impl Clone for GameState {
             dev,
             tokens,
             stat_mods,
+            cards,
+            interrupt,
             started,
             obstacles,
             sight_memo,
@@ -904,6 +916,8 @@ impl Clone for GameState {
             dev: *dev,
             tokens: tokens.clone(),
             stat_mods: stat_mods.clone(),
+            cards: cards.clone(),
+            interrupt: *interrupt,
             started: *started,
             obstacles: obstacles.clone(),
             sight_memo: sight_memo.clone(),
@@ -930,6 +944,8 @@ impl Clone for GameState {
             dev,
             tokens,
             stat_mods,
+            cards,
+            interrupt,
             started,
             obstacles,
             sight_memo,
@@ -952,6 +968,8 @@ impl Clone for GameState {
         self.dev = *dev;
         self.tokens.clone_from(tokens);
         self.stat_mods.clone_from(stat_mods);
+        self.cards.clone_from(cards);
+        self.interrupt = *interrupt;
         self.started = *started;
         self.obstacles.clone_from(obstacles);
         self.sight_memo.clone_from(sight_memo);

@@ -103,6 +103,8 @@ pub enum Owner {
     Token(Id),
     /// The whole game (a mission's or a pack's rules): every event of the hook.
     Game,
+    /// A card: every event of the hook while the card is in play (docs/RULES.md §15).
+    Card(Id),
 }
 
 /// One registered trigger.
@@ -157,6 +159,9 @@ pub struct Moment {
     /// `killed`: the unit that killed, if a unit did.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub by: Option<Id>,
+    /// A card's `play`: the card played.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub card: Option<Id>,
 }
 
 /// A trigger's code (a Lua function in practice).
@@ -184,6 +189,7 @@ impl Engine<'_> {
             t.hook == Hook::Step
                 && match &t.owner {
                     Owner::Game => true,
+                    Owner::Card(c) => self.st.cards.active(c),
                     Owner::Token(kind) => self.st.tokens_at(at).any(|tk| tk.kind == *kind),
                     Owner::Alien(k) | Owner::Hero(k) => {
                         self.st.find_model(model).is_some_and(|(_, m)| m.kind == *k)
@@ -218,8 +224,13 @@ impl Engine<'_> {
                 });
                 continue;
             }
-            // Announced with its first event; a trigger that does nothing leaves no trace.
+            // Announced with its first event; a trigger that does nothing leaves no trace. A
+            // face-down card that acts is turned up first (docs/RULES.md §15.6).
             let mark = self.announce.len();
+            let hidden = self.hidden_card(&t.owner);
+            if let Some(reveal) = &hidden {
+                self.announce.push(reveal.clone());
+            }
             self.announce.push(Event::Triggered {
                 source: t.source,
                 hook,
@@ -234,7 +245,16 @@ impl Engine<'_> {
             };
             self.depth -= 1;
             self.actor = saved_actor;
+            let acted = self.announce.len() <= mark;
             self.announce.truncate(mark);
+            if let Some(reveal) = hidden {
+                if acted {
+                    self.st.cards.agenda_revealed = true;
+                } else if result.is_err() {
+                    self.st.cards.agenda_revealed = true;
+                    self.emit(reveal);
+                }
+            }
             if let Err(e) = result {
                 self.emit(Event::TriggerFailed {
                     source: t.source,
@@ -245,6 +265,22 @@ impl Engine<'_> {
         }
     }
 
+    /// The event that turns up the face-down card `owner` is, if it is one.
+    fn hidden_card(&self, owner: &Owner) -> Option<Event> {
+        let Owner::Card(card) = owner else {
+            return None;
+        };
+        if !self.st.cards.hidden_agenda(card) {
+            return None;
+        }
+        let name = self
+            .content
+            .cards
+            .get(card.as_str())
+            .map_or_else(|| card.to_string(), |c| c.name.clone());
+        Some(Event::CardRevealed { card: *card, name })
+    }
+
     /// Whether a trigger of `owner` fires for `moment`.
     fn concerns(&self, owner: &Owner, moment: &Moment) -> bool {
         // A token's triggers fire for moments about that token, the others for the rest.
@@ -253,6 +289,7 @@ impl Engine<'_> {
         }
         match owner {
             Owner::Game => true,
+            Owner::Card(c) => self.st.cards.active(c),
             Owner::Token(kind) => moment
                 .token
                 .and_then(|t| self.st.token(&t))

@@ -29,7 +29,12 @@ pub fn kind_of(action: &Action) -> Option<ActionKind> {
         Action::Overwatch { .. } => ActionKind::Overwatch,
         Action::Interact { .. } => ActionKind::Interact,
         Action::Flip { .. } => ActionKind::Flip,
-        Action::End | Action::Perform { .. } | Action::Spawn { .. } => return None,
+        Action::End
+        | Action::Perform { .. }
+        | Action::Spawn { .. }
+        | Action::Play { .. }
+        | Action::Discard { .. }
+        | Action::Interrupt { .. } => return None,
     })
 }
 
@@ -313,6 +318,9 @@ pub(crate) fn validate(
     if let Some(r) = crate::dev::validate(st, content, action) {
         return r;
     }
+    if let Some(r) = crate::hand::validate(st, content, side, action) {
+        return r;
+    }
     let (Some(name), Some(kind)) = (action.actor(), kind_of(action)) else {
         return Ok(());
     };
@@ -320,6 +328,7 @@ pub(crate) fn validate(
     if !continues_move(st, &actor, kind) {
         check_start(st, &actor.id(), kind)?;
     }
+    crate::interrupt::check_actor(st, side, &actor.id())?;
     let o = st.cached_obstacles();
     let o: &Obstacles = &o;
     match (&actor, action) {
@@ -400,7 +409,15 @@ pub(crate) fn validate(
         (Actor::Unit { .. }, Action::Flip { unit }) => {
             refuse(format!("{unit} is not a Blip: only Blips Flip"))
         }
-        (_, Action::End | Action::Perform { .. } | Action::Spawn { .. }) => Ok(()),
+        (
+            _,
+            Action::End
+            | Action::Perform { .. }
+            | Action::Spawn { .. }
+            | Action::Play { .. }
+            | Action::Discard { .. }
+            | Action::Interrupt { .. },
+        ) => Ok(()),
     }
 }
 

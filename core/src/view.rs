@@ -1,5 +1,6 @@
 //! What each side may know (docs/RULES.md §10): the Heroes never see a face-down Blip's
-//! contents, and a Heroes' controller is handed a [`HeroesView`], which has none.
+//! contents nor the Overmind's cards, and a Heroes' controller is handed a [`HeroesView`],
+//! which has none.
 
 use crate::state::{GameState, Side};
 use std::ops::Deref;
@@ -22,6 +23,8 @@ impl HeroesView {
         use rand::SeedableRng;
         v.rng = rand_chacha::ChaCha8Rng::seed_from_u64(0);
         v.clear_storage();
+        // The Overmind's hand, piles and face-down agenda: counts only (docs/RULES.md §15.5).
+        v.cards.hide();
         HeroesView(v)
     }
 

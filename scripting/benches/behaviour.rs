@@ -154,6 +154,7 @@ fn position(content: &Content) -> Game {
         objective: Objective::Eliminate,
         max_rounds: Some(10),
         tokens: Vec::new(),
+        decks: Vec::new(),
     };
     let mut st = setup.start(content, 3).expect("bench setup");
     st.blips.push(Blip {

@@ -4,8 +4,8 @@
 
 use crate::api::game::terrain_name;
 use crate::api::shape::{
-    Rule, Shape, ATTACK_KINDS, EFFECTS, ROLLS, SHAPES, SIDES, STATS, STATUSES, TOKEN_CLASSES,
-    UNTILS,
+    Rule, Shape, ATTACK_KINDS, CARD_TARGETS, DECKS, EFFECTS, ROLLS, SHAPES, SIDES, STATS, STATUSES,
+    TOKEN_CLASSES, UNTILS,
 };
 use crate::api::{FnDoc, TableDoc, TABLES};
 use overmind_core::Terrain;
@@ -49,6 +49,16 @@ fn aliases() -> Vec<(&'static str, String, &'static str)> {
             "TokenClass",
             quoted(TOKEN_CLASSES.to_vec()),
             "What a token is for (docs/RULES.md §14).",
+        ),
+        (
+            "Deck",
+            quoted(DECKS.to_vec()),
+            "A deck of cards (docs/RULES.md §15).",
+        ),
+        (
+            "CardTarget",
+            quoted(CARD_TARGETS.to_vec()),
+            "What a card is played on (docs/RULES.md §15.3).",
         ),
         (
             "AttackKind",

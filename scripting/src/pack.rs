@@ -2,7 +2,7 @@
 //! file, and reloading one file while a game runs (DESIGN.md "Content packs").
 
 use crate::problem::Problem;
-use crate::runtime::{AbilityDef, RuleDef, ScriptHost, TokenDef};
+use crate::runtime::{AbilityDef, CardFile, RuleDef, ScriptHost, TokenDef};
 use crate::ScriptError;
 use overmind_core::setup::Checks;
 use overmind_core::trigger::{Owner, TriggerDef};
@@ -53,6 +53,8 @@ pub enum Kind {
     Ability,
     /// `triggers/*.lua`
     Trigger,
+    /// `cards/*.lua`
+    Card,
 }
 
 impl Kind {
@@ -64,6 +66,7 @@ impl Kind {
             Kind::Token => "token kind",
             Kind::Ability => "ability",
             Kind::Trigger => "trigger",
+            Kind::Card => "card",
         }
     }
 
@@ -75,6 +78,7 @@ impl Kind {
                 | (Kind::Token, Owner::Token(_))
                 | (Kind::Ability, Owner::Hero(_))
                 | (Kind::Trigger, Owner::Game)
+                | (Kind::Card, Owner::Card(_))
         );
         owner_ok && t.source == id
     }
@@ -91,6 +95,7 @@ impl Kind {
             ("tokens", "lua") => Some(Kind::Token),
             ("abilities", "lua") => Some(Kind::Ability),
             ("triggers", "lua") => Some(Kind::Trigger),
+            ("cards", "lua") => Some(Kind::Card),
             _ => None,
         }
     }
@@ -420,6 +425,7 @@ impl PackSet {
                     Kind::Token => set.content.tokens.contains_key(&id),
                     Kind::Ability => set.abilities.contains_key(&id),
                     Kind::Trigger => set.game_rules.contains_key(&id),
+                    Kind::Card => set.content.cards.contains_key(&id),
                 };
                 if !defined && !set.unloaded.contains(&id) {
                     set.unloaded.push(id);
@@ -649,6 +655,7 @@ impl PackSet {
         self.load_hooked::<TokenDef>(pack, problems);
         self.load_hooked::<AbilityDef>(pack, problems);
         self.load_hooked::<RuleDef>(pack, problems);
+        self.load_hooked::<CardFile>(pack, problems);
         for path in files(dir, "missions", "toml") {
             if let Some(stem) = path.file_stem().and_then(|s| s.to_str()) {
                 self.missions.insert(stem.to_string(), path.clone());
@@ -886,6 +893,10 @@ impl PackSet {
                 Ok(id) => (id, true),
                 Err(failed) => return failed,
             },
+            Kind::Card => match self.reload_hooked::<CardFile>(path, &text) {
+                Ok(id) => (id, true),
+                Err(failed) => return failed,
+            },
             Kind::Hero => match hero_from_toml(path, &text) {
                 Ok(h) => {
                     if let Some(p) = self.clash(kind, &h.id, path, &text) {
@@ -1023,6 +1034,28 @@ impl HookedDef for RuleDef {
         let defs = set.host.install_hooks(self.hooks.clone());
         set.set_triggers(Kind::Trigger, &self.id, defs);
         set.game_rules.insert(self.id.clone(), self);
+    }
+}
+
+impl HookedDef for CardFile {
+    const KIND: Kind = Kind::Card;
+    const FOLDER: &'static str = "cards";
+    fn check(host: &ScriptHost, path: &Path, text: &str) -> Result<Self, Vec<Problem>> {
+        host.check_card(path, text)
+    }
+    fn load(host: &ScriptHost, path: &Path, text: &str) -> Result<Self, ScriptError> {
+        host.load_card(path, text)
+    }
+    fn id(&self) -> String {
+        self.card.id.to_string()
+    }
+    fn install(self, set: &mut PackSet) {
+        // In place: games hold only the card's id, so the next play and the next moment use
+        // the new code (docs/RULES.md §15).
+        let id = self.id();
+        let (card, defs) = set.host.install_card(self);
+        set.set_triggers(Kind::Card, &id, defs);
+        set.content.cards.insert(id, card);
     }
 }
 

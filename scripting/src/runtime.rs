@@ -19,8 +19,10 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
+mod cards;
 mod triggers;
 
+pub use cards::{CardFile, LuaPlay};
 pub use triggers::{AbilityDef, HookSet, LuaTrigger, RuleDef, TokenDef};
 
 /// One behaviour as its script defines it: the card and the `perform` function.

@@ -504,8 +504,10 @@ fn demo_game(content: &Content, seed: u64) -> Game {
     let text = std::fs::read_to_string(&path).expect("demo");
     let m = Mission::parse(&path, &text).expect("demo parses");
     let mut setup = m.setup(&text, &Rules::default()).expect("demo setup");
-    // The comparison is of behaviours: the mission's tokens (Lua content) are left out.
+    // The comparison is of behaviours: the mission's tokens and cards (Lua content) are left
+    // out.
     setup.tokens.clear();
+    setup.decks.clear();
     let st = setup.start(content, seed).expect("demo starts");
     let mut g = Game::new(st, "demo", seed);
     play_ai_game(&mut g, content, 20_000);

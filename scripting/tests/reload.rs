@@ -189,6 +189,7 @@ fn game(set: &PackSet) -> Game {
         objective: Objective::Eliminate,
         max_rounds: Some(10),
         tokens: Vec::new(),
+        decks: Vec::new(),
     };
     let st = match setup.start(&set.content, 5) {
         Ok(st) => st,

@@ -177,6 +177,7 @@ fn game(set: &PackSet, heroes: &[(&str, &str, i32, i32)]) -> Game {
         objective: Objective::Survive,
         max_rounds: Some(10),
         tokens: Vec::new(),
+        decks: Vec::new(),
     };
     match setup.start(&set.content, 5) {
         Ok(st) => Game::new(st, "t", 5),

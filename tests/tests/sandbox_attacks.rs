@@ -1435,6 +1435,7 @@ mod game {
             objective: Objective::Eliminate,
             max_rounds: Some(10),
             tokens: Vec::new(),
+            decks: Vec::new(),
         };
         let mut st = setup.start(&content, 5).expect("valid setup");
         for i in 0..blips {

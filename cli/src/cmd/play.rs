@@ -305,6 +305,22 @@ fn handle(session: &mut Session, frontend: &Shared, side: Side, cmd: Command) ->
                 .borrow_mut()
                 .note(Note::Help, "nothing done: the activation goes on\n");
         }
+        Command::Act(action) if ends_first(session, side, &action) => {
+            // With an Overmind hand, a Hero's activation ends before another's starts (the
+            // Overmind may interrupt between, docs/RULES.md §15.4): the confirmed switch ends
+            // it first.
+            if let Ok(events) = session.apply(Action::End) {
+                frontend.borrow_mut().events(session, &events);
+            }
+            if session.game.to_move() != Some(side) {
+                frontend.borrow_mut().note(
+                    Note::Help,
+                    "the activation ended; the Overmind may interrupt first: give the command again on your turn\n",
+                );
+                return true;
+            }
+            return handle(session, frontend, side, Command::Act(action));
+        }
         Command::Act(action) => match session.apply(action.clone()) {
             Ok(events) => {
                 frontend.borrow_mut().events(session, &events);
@@ -396,7 +412,9 @@ fn ends_activation_ok(session: &Session, frontend: &Shared, side: Side, action: 
         .or_else(|| st.blip(&active).map(|b| b.used.len()))
         .unwrap_or(2);
     let left = 2usize.saturating_sub(used);
-    if left == 0 || !session.game.is_legal(session.content(), action) {
+    let legal =
+        session.game.is_legal(session.content(), action) || ends_first(session, side, action);
+    if left == 0 || !legal {
         // Nothing to lose, or refused anyway (and the refusal says why).
         return true;
     }
@@ -406,6 +424,26 @@ fn ends_activation_ok(session: &Session, frontend: &Shared, side: Side, action: 
         if left == 1 { "" } else { "s" }
     );
     frontend.borrow_mut().confirm(side, &question)
+}
+
+/// Whether `action` of `side` is refused only because another Hero's activation must end
+/// first (a game with an Overmind hand), and is legal once it has. Pure: a copy with no
+/// activation under way is checked, nothing is played.
+fn ends_first(session: &Session, side: Side, action: &Action) -> bool {
+    let st = &session.game.state;
+    if side != Side::Heroes || !st.cards.has_hand() || st.active.is_none() {
+        return false;
+    }
+    if session.game.is_legal(session.content(), action) {
+        return false;
+    }
+    let mut after = overmind_core::Game {
+        state: st.clone(),
+        log: Vec::new(),
+        record: Vec::new(),
+    };
+    after.state.active = None;
+    after.is_legal(session.content(), action)
 }
 
 /// The legal action most like a refused one: same kind and unit, the nearest square or the

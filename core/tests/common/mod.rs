@@ -201,6 +201,7 @@ pub fn setup(
         objective: Objective::Eliminate,
         max_rounds: Some(10),
         tokens: Vec::new(),
+        decks: Vec::new(),
     }
 }
 
@@ -398,8 +399,10 @@ pub fn demo_setup() -> Setup {
     let text = std::fs::read_to_string(path).expect("demo mission");
     let m = Mission::parse(std::path::Path::new(path), &text).expect("demo parses");
     let mut s = m.setup(&text, &Rules::default()).expect("demo setup");
-    // Its tokens are Lua content (docs/RULES.md §14), which the native fixtures do not load.
+    // Its tokens and cards are Lua content (docs/RULES.md §14, §15), which the native
+    // fixtures do not load.
     s.tokens.clear();
+    s.decks.clear();
     s
 }
 

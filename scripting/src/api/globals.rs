@@ -14,6 +14,7 @@ pub(crate) enum DefKind {
     Token,
     Ability,
     Trigger,
+    Card,
 }
 
 impl DefKind {
@@ -24,6 +25,7 @@ impl DefKind {
             DefKind::Token => "token",
             DefKind::Ability => "ability",
             DefKind::Trigger => "trigger",
+            DefKind::Card => "card",
         }
     }
 }
@@ -89,7 +91,7 @@ pub(crate) static GLOBALS: Globals = Globals {
     doc: "Global functions. A behaviour script ends with `return behaviour { ... }`, an alien \
           type script with `return alien_type { ... }`, a token script with `return token { ... \
           }`, an ability script with `return ability { ... }`, a game-wide rule with `return \
-          trigger { ... }`; the definition is checked when the pack loads (`overmind check`) and \
+          trigger { ... }`, a card with `return card { ... }`; the definition is checked when the pack loads (`overmind check`) and \
           every problem names the file and line.",
     functions: &[
         Global {
@@ -173,6 +175,23 @@ pub(crate) static GLOBALS: Globals = Globals {
                       with it (`triggers/*.lua`).",
             },
             call: |lua, args| define(lua, args, DefKind::Trigger),
+        },
+        Global {
+            doc: FnDoc {
+                name: "card",
+                params: &[Param {
+                    name: "def",
+                    ty: "CardDef",
+                    doc: "The card, its deck and what playing it does.",
+                }],
+                returns: &[Ret {
+                    ty: "Definition",
+                    doc: "The definition; the script must return it.",
+                }],
+                doc: "Defines one card of a deck: a Mutation card the Overmind draws and plays, \
+                      or a Hidden Agenda it is dealt (`cards/*.lua`).",
+            },
+            call: |lua, args| define(lua, args, DefKind::Card),
         },
     ],
 };

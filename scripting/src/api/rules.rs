@@ -191,6 +191,22 @@ pub(crate) static RULES: Class<RulesRef> = Class {
             },
             get: |_, r| Ok(Value::Integer(i64::from(r.0.lua_call_depth))),
         },
+        Field {
+            doc: FieldDoc {
+                name: "hand_size",
+                ty: "integer",
+                doc: "Cards the Overmind draws up to at the start of its phase.",
+            },
+            get: |_, r| Ok(Value::Integer(i64::from(r.0.hand_size))),
+        },
+        Field {
+            doc: FieldDoc {
+                name: "interrupt_discard",
+                ty: "integer",
+                doc: "Cards the Overmind discards to interrupt the Hero phase.",
+            },
+            get: |_, r| Ok(Value::Integer(i64::from(r.0.interrupt_discard))),
+        },
     ],
     methods: &[],
 };

@@ -424,12 +424,38 @@ pub static TOKEN_HOOKS: Shape = Shape {
     fields: &[TOKEN_STEP, TOKEN_INTERACT],
 };
 
+/// `on = { ... }` of a card: every moment of each hook while the card is in play.
+pub static CARD_HOOKS: Shape = Shape {
+    name: "CardHooks",
+    doc: "What `on = { ... }` of a `card { ... }` takes: hooks (as `Hooks`) that run for every \
+          such moment while the card is in play: a played card until the end of its round, a \
+          Hidden Agenda all game. A face-down agenda whose hook does anything the log shows is \
+          turned up first (`card_revealed`).",
+    parent: None,
+    key: "hook",
+    fields: &[
+        ROUND_START,
+        ROUND_END,
+        PHASE_START,
+        PHASE_END,
+        ACTIVATION_START,
+        ACTIVATION_END,
+        STEP,
+        REVEAL,
+        BEFORE_ATTACK,
+        AFTER_DAMAGE,
+        KILLED,
+        VICTORY_CHECK,
+    ],
+};
+
 /// The definition a hook shape belongs to, for messages.
 fn hooks_of(shape: &Shape) -> &'static str {
     match shape.name {
         "AlienHooks" => "an alien type",
         "AbilityHooks" => "an ability",
         "TokenHooks" => "a token kind",
+        "CardHooks" => "a card",
         _ => "a trigger",
     }
 }
@@ -709,6 +735,44 @@ pub static TRIGGER_DEF: Shape = Shape {
     ],
 };
 
+/// The decks a card may belong to (`overmind_core::card::Deck`'s names).
+pub static DECKS: &[&str] = &["mutation", "hidden_agenda"];
+
+/// What a card may be played on (`overmind_core::card::CardTarget`'s names).
+pub static CARD_TARGETS: &[&str] = &["none", "alien", "hero", "square"];
+
+/// `card { ... }`.
+pub static CARD_DEF: Shape = Shape {
+    name: "CardDef",
+    doc: "What `card { ... }` takes: one card (`cards/*.lua`) of a deck a mission deals (its `decks = [...]`). A `mutation` card is drawn into the Overmind's hand and played (`play CARD [TARGET]`); a `hidden_agenda` is dealt face down, one per game, and acts through its hooks.",
+    parent: None,
+    key: "field",
+    fields: &[
+        ShapeField { name: "id", ty: "string", doc: "The card's id (commands, `game.storage` and the log name it): `a-z`, `0-9`, `_`.", required: true, rule: Rule::Id },
+        NAME,
+        TEXT,
+        ShapeField { name: "deck", ty: "Deck", doc: "Its deck: `mutation` or `hidden_agenda`.", required: true, rule: Rule::OneOf(DECKS) },
+        ShapeField { name: "target", ty: "CardTarget?", doc: "What `play` names with it: `none` (the default), `alien` (a revealed Alien Unit), `hero`, or `square`.", required: false, rule: Rule::OneOf(CARD_TARGETS) },
+        ShapeField { name: "copies", ty: "integer?", doc: "Copies of it in its deck, 1 (the default) to 10.", required: false, rule: Rule::Int { min: 1, max: 10 } },
+        ShapeField { name: "play", ty: "(fun(game: Game, ctx: PlayContext))?", doc: "What playing it does, run as a hook is (same sandbox, budgets and `game.storage`); an error ends it there (`card_failed` with its `path:line`) and what it did before stands. A `mutation` card needs `play` or `on`.", required: false, rule: Rule::Func },
+        ShapeField { name: "on", ty: "CardHooks?", doc: "Hooks that act while the card is in play (a played card until the end of the round; a Hidden Agenda all game: its `victory_check` or `round_end` may `game:declare_winner(\"overmind\", ...)`).", required: false, rule: Rule::Table(&CARD_HOOKS) },
+    ],
+};
+
+/// What a card's `play` is told.
+pub static PLAY_CONTEXT: Shape = Shape {
+    name: "PlayContext",
+    doc: "What a card's `play` is told: a fresh plain table with the card, the round and the card's target.",
+    parent: Some("Moment"),
+    key: "field",
+    fields: &[
+        ROUND,
+        ShapeField { name: "card", ty: "string", doc: "The card's id.", required: true, rule: Rule::Any },
+        ShapeField { name: "unit", ty: "Unit?", doc: "The unit it was played on (`alien` and `hero` cards).", required: false, rule: Rule::Any },
+        ShapeField { name: "at", ty: "Pos?", doc: "The square it was played on (`square` cards).", required: false, rule: Rule::Any },
+    ],
+};
+
 /// A square.
 pub static POS: Shape = Shape {
     name: "Pos",
@@ -777,10 +841,12 @@ pub static SHAPES: &[&Shape] = &[
     &TOKEN_DEF,
     &ABILITY_DEF,
     &TRIGGER_DEF,
+    &CARD_DEF,
     &HOOKS,
     &ALIEN_HOOKS,
     &ABILITY_HOOKS,
     &TOKEN_HOOKS,
+    &CARD_HOOKS,
     &MOMENT,
     &PHASE_MOMENT,
     &UNIT_MOMENT,
@@ -790,6 +856,7 @@ pub static SHAPES: &[&Shape] = &[
     &ATTACK_MOMENT,
     &DAMAGE_MOMENT,
     &KILLED_MOMENT,
+    &PLAY_CONTEXT,
     &TOKEN,
     &POS,
     &SQUARE,

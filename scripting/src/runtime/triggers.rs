@@ -30,7 +30,7 @@ pub struct HookSet {
     pub owner: Owner,
     /// The hooks its `on` table defines, in [`Hook::ALL`] order.
     pub hooks: Vec<Hook>,
-    script: Loaded,
+    pub(super) script: Loaded,
 }
 
 impl std::fmt::Debug for HookSet {
@@ -306,7 +306,7 @@ impl Seen {
 }
 
 /// What the `moment` table holds, read from the game before the call.
-struct Told {
+pub(super) struct Told {
     unit: Option<UnitRef>,
     model: Option<Seen>,
     at: Option<Pos>,
@@ -317,10 +317,11 @@ struct Told {
     target: Option<Seen>,
     amount: Option<u32>,
     by: Option<Id>,
+    card: Option<Id>,
 }
 
 impl Told {
-    fn of(ctx: &mut BehaviourCtx<'_, '_>, m: &Moment) -> Told {
+    pub(super) fn of(ctx: &mut BehaviourCtx<'_, '_>, m: &Moment) -> Told {
         let token = m
             .token
             .and_then(|t| ctx.state().token(&t).cloned())
@@ -339,10 +340,11 @@ impl Told {
             target: Seen::of(ctx, m.target),
             amount: m.amount,
             by: m.by,
+            card: m.card,
         }
     }
 
-    fn table(self, lua: &Lua) -> mlua::Result<Table> {
+    pub(super) fn table(self, lua: &Lua) -> mlua::Result<Table> {
         let t = lua.create_table_with_capacity(0, 10)?;
         if let Some(u) = self.unit {
             t.raw_set("unit", lua.create_any_userdata(u)?)?;
@@ -371,6 +373,9 @@ impl Told {
         }
         if let Some(by) = self.by {
             t.raw_set("by", by.as_str())?;
+        }
+        if let Some(card) = self.card {
+            t.raw_set("card", card.as_str())?;
         }
         Ok(t)
     }

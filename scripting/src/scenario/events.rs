@@ -70,6 +70,15 @@ pub(super) const EVENTS: &[(&str, &[&str])] = &[
     ("action_voided", &["reason"]),
     ("triggered", &["source", "hook", "unit"]),
     ("trigger_failed", &["source", "hook", "reason"]),
+    ("card_drawn", &["side", "deck", "hand"]),
+    ("deck_shuffled", &["deck", "cards"]),
+    ("card_played", &["card", "name", "target", "at", "hand"]),
+    ("card_failed", &["card", "reason"]),
+    ("card_discarded", &["side", "cards", "hand"]),
+    ("card_left_play", &["card"]),
+    ("card_revealed", &["card", "name"]),
+    ("interrupted", &["discarded", "hand"]),
+    ("interrupt_ended", &[]),
     // Every effect has `source` and `effect`; the rest depend on the effect.
     (
         "effect",
@@ -374,6 +383,43 @@ mod tests {
                     amount: 1,
                 },
             },
+            Event::CardDrawn {
+                side: Side::Overmind,
+                deck: overmind_core::Deck::Mutation,
+                hand: 1,
+            },
+            Event::DeckShuffled {
+                deck: overmind_core::Deck::Mutation,
+                cards: 3,
+            },
+            Event::CardPlayed {
+                card: overmind_core::Id::from(s()),
+                name: s(),
+                target: Some(overmind_core::Id::from(s())),
+                at: Some(Pos::new(1, 1)),
+                hand: 2,
+            },
+            Event::CardFailed {
+                card: overmind_core::Id::from(s()),
+                reason: s(),
+            },
+            Event::CardDiscarded {
+                side: Side::Overmind,
+                cards: 1,
+                hand: 2,
+            },
+            Event::CardLeftPlay {
+                card: overmind_core::Id::from(s()),
+            },
+            Event::CardRevealed {
+                card: overmind_core::Id::from(s()),
+                name: s(),
+            },
+            Event::Interrupted {
+                discarded: 2,
+                hand: 3,
+            },
+            Event::InterruptEnded,
         ];
         assert_eq!(all.len(), EVENTS.len(), "one table row per event kind");
         // A new kind of event fails to compile here until it is in the list above.
@@ -411,7 +457,16 @@ mod tests {
                 | Event::ActionVoided { .. }
                 | Event::Triggered { .. }
                 | Event::TriggerFailed { .. }
-                | Event::Effect { .. } => {}
+                | Event::Effect { .. }
+                | Event::CardDrawn { .. }
+                | Event::DeckShuffled { .. }
+                | Event::CardPlayed { .. }
+                | Event::CardFailed { .. }
+                | Event::CardDiscarded { .. }
+                | Event::CardLeftPlay { .. }
+                | Event::CardRevealed { .. }
+                | Event::Interrupted { .. }
+                | Event::InterruptEnded => {}
             }
         }
         for e in all {

@@ -34,6 +34,10 @@ struct RawScenario {
     #[serde(default)]
     units: Vec<RawUnit>,
     tokens: Option<Vec<RawToken>>,
+    /// The Overmind's hand at the start (docs/RULES.md §15): Mutation card ids.
+    hand: Option<Vec<Spanned<String>>>,
+    /// The Overmind's Hidden Agenda, face down.
+    agenda: Option<Spanned<String>>,
     pool: Option<Vec<Spanned<PoolEntry>>>,
     decoys: Option<Spanned<u32>>,
     objective: Option<Objective>,
@@ -304,6 +308,7 @@ fn base_setup(
                 objective: Objective::Eliminate,
                 max_rounds: None,
                 tokens: Vec::new(),
+                decks: Vec::new(),
             })
         }
     }
@@ -492,6 +497,7 @@ fn build(
             objective: Objective::Eliminate,
             max_rounds: None,
             tokens: Vec::new(),
+            decks: Vec::new(),
         }
     });
     setup.name = raw.name.get_ref().clone();
@@ -662,7 +668,13 @@ fn build(
         }
     };
     let state = match state {
-        Some(state) if problems.is_empty() => state,
+        Some(mut state) if problems.is_empty() => {
+            deal_cards(set, src, &raw, &mut state, &mut problems);
+            if !problems.is_empty() {
+                return Err(problems);
+            }
+            state
+        }
         _ => return Err(problems),
     };
     Ok(Scenario {
@@ -951,6 +963,70 @@ fn place_units(
         Ok(())
     } else {
         Err(problems)
+    }
+}
+
+/// `hand = [...]` and `agenda = "..."`: the Overmind's cards at the start (docs/RULES.md §15),
+/// each a loaded card of the right deck.
+fn deal_cards(
+    set: &PackSet,
+    src: &Source<'_>,
+    raw: &RawScenario,
+    state: &mut overmind_core::GameState,
+    problems: &mut Vec<Problem>,
+) {
+    use overmind_core::card::Deck;
+    let mut card = |id: &Spanned<String>, deck: Deck| -> Option<Id> {
+        match set.content.cards.get(id.get_ref()) {
+            Some(c) if c.deck == deck => Some(c.id),
+            Some(c) => {
+                problems.push(src.problem(
+                    &id.span(),
+                    format!(
+                        "card {:?} is a {} card, not a {} one",
+                        id.get_ref(),
+                        c.deck.name(),
+                        deck.name()
+                    ),
+                ));
+                None
+            }
+            None => {
+                let of: Vec<&str> = set
+                    .content
+                    .cards
+                    .values()
+                    .filter(|c| c.deck == deck)
+                    .map(|c| c.id.as_str())
+                    .collect();
+                let near = crate::problem::nearest(id.get_ref(), of.iter().copied())
+                    .map_or_else(String::new, |n| format!(" (did you mean {n}?)"));
+                problems.push(src.problem(
+                    &id.span(),
+                    format!("no {} card {:?} is loaded{near}", deck.name(), id.get_ref()),
+                ));
+                None
+            }
+        }
+    };
+    if let Some(hand) = &raw.hand {
+        let ids: Vec<Id> = hand
+            .iter()
+            .filter_map(|c| card(c, Deck::Mutation))
+            .collect();
+        if !state.cards.decks.contains(&Deck::Mutation) {
+            state.cards.decks.push(Deck::Mutation);
+        }
+        state.cards.hand = ids;
+    }
+    if let Some(a) = &raw.agenda {
+        if let Some(id) = card(a, Deck::HiddenAgenda) {
+            if !state.cards.decks.contains(&Deck::HiddenAgenda) {
+                state.cards.decks.push(Deck::HiddenAgenda);
+            }
+            state.cards.agenda = Some(id);
+            state.cards.agenda_revealed = false;
+        }
     }
 }
 

@@ -4,7 +4,7 @@ use overmind_core::Id;
 use overmind_core::{Action, Pos};
 
 /// The command words and what each takes, for messages.
-const USAGE: &str = "move UNIT X,Y, sprint UNIT X,Y, shoot UNIT TARGET, melee UNIT TARGET, overwatch UNIT, interact UNIT, flip BLIP or end";
+const USAGE: &str = "move UNIT X,Y, sprint UNIT X,Y, shoot UNIT TARGET, melee UNIT TARGET, overwatch UNIT, interact UNIT, flip BLIP, play CARD [TARGET|X,Y], discard CARD, interrupt CARD CARD or end";
 
 /// Read one command as the CLI writes it: `move UNIT X,Y`, `sprint UNIT X,Y`,
 /// `shoot UNIT TARGET`, `melee UNIT TARGET`, `overwatch UNIT`, `interact UNIT`, `flip BLIP`,
@@ -120,6 +120,35 @@ pub fn parse_action(text: &str) -> Result<Action, (usize, String)> {
             no_more(1)?;
             Action::End
         }
+        "play" => {
+            let (_, card) = arg(1, "a card")?;
+            let (target, at) = match words.get(2) {
+                None => (None, None),
+                Some(&(at, w)) if w.contains(',') => {
+                    (None, Some(parse_square(w).map_err(|m| (at, m))?))
+                }
+                Some(&(_, w)) => (Some(Id::from(w)), None),
+            };
+            no_more(3)?;
+            Action::Play {
+                card: Id::from(card),
+                target,
+                at,
+            }
+        }
+        "discard" => {
+            let (_, card) = arg(1, "a card")?;
+            no_more(2)?;
+            Action::Discard {
+                card: Id::from(card),
+            }
+        }
+        "interrupt" => {
+            arg(1, "the cards it discards")?;
+            Action::Interrupt {
+                discard: words[1..].iter().map(|&(_, w)| Id::from(w)).collect(),
+            }
+        }
         _ => {
             return Err((
                 words[0].0,
@@ -139,6 +168,9 @@ fn usage_of(verb: &str) -> &'static str {
         "overwatch" => "overwatch UNIT",
         "interact" => "interact UNIT",
         "flip" => "flip BLIP",
+        "play" => "play CARD [TARGET|X,Y]",
+        "discard" => "discard CARD",
+        "interrupt" => "interrupt CARD CARD",
         _ => "end",
     }
 }

@@ -199,6 +199,7 @@ pub fn play(scene: &Scene, content: &Content) -> Played {
         objective: Objective::Eliminate,
         max_rounds: Some(10),
         tokens: Vec::new(),
+        decks: Vec::new(),
     };
     let mut st = setup.start(content, 5).expect("valid setup");
     for (id, at, t, n) in &scene.blips {

@@ -1,0 +1,30 @@
+-- EXAMPLE Mutation card: invented text and numbers, not a printed card (docs/RULES.md §15).
+return card {
+  id = "swarm",
+  name = "Swarm",
+  text = "A new face-down Blip holding one Stalker appears on a free yellow square that no "
+    .. "Hero sees (the first such square from the top-left); none free, nothing happens.",
+  deck = "mutation",
+  copies = 2,
+  play = function(game)
+    local heroes = game:heroes()
+    for y = 0, game.height - 1 do
+      for x = 0, game.width - 1 do
+        local square = { x = x, y = y }
+        if game:terrain(square) == "yellow" then
+          local seen = false
+          for _, hero in ipairs(heroes) do
+            if game:distance(hero, square) == 0 or game:los(hero, square) then
+              seen = true
+              break
+            end
+          end
+          if not seen and pcall(game.spawn_blip, game, square, "stalker", 1) then
+            return
+          end
+        end
+      end
+    end
+    game:log("Swarm: no free yellow square out of the Heroes' sight")
+  end,
+}

@@ -1,0 +1,139 @@
+//! The AI's cards (docs/RULES.md §15): the Overmind plays the card whose effect scores best on
+//! a copy of the game ([`crate::lookahead::overmind_value`], the copy rolling its own dice),
+//! between activations of its phase, and interrupts the Hero phase when a card is worth the two
+//! it must discard.
+
+use crate::action::Action;
+use crate::content::Content;
+use crate::decision::Controllers;
+use crate::event::{Change, Event};
+use crate::game::Game;
+use crate::interrupt::Interrupt;
+use crate::state::{GameState, Phase, Side};
+use rand::SeedableRng;
+
+/// Least gain for which the Overmind plays a card in its phase.
+const PLAY_GAIN: f64 = 2.0;
+/// Least gain for which it discards cards to interrupt the Hero phase and play one.
+const INTERRUPT_GAIN: f64 = 8.0;
+/// What a lasting stat bonus on an Overmind model that has yet to activate is worth.
+const BONUS_GAIN: f64 = 1.0;
+
+/// The Overmind's card action now, if it takes one: `None` leaves the turn to the usual plan.
+#[must_use]
+pub fn card_action(state: &GameState, content: &Content) -> Option<Action> {
+    if !state.cards.has_hand() {
+        return None;
+    }
+    match (state.phase, state.interrupt) {
+        (Phase::Heroes, Some(Interrupt::Offered)) => Some(offered(state, content)),
+        (Phase::Heroes, Some(Interrupt::Acting { unit: None })) => Some(
+            best_play(state, content)
+                .filter(|(g, _)| *g >= PLAY_GAIN)
+                .map_or(Action::End, |(_, a)| a),
+        ),
+        (Phase::Overmind, None) if state.active.is_none() => best_play(state, content)
+            .filter(|(g, _)| *g >= PLAY_GAIN)
+            .map(|(_, a)| a),
+        _ => None,
+    }
+}
+
+/// Offered an interruption: take it when a card is worth it, discarding the least useful.
+fn offered(state: &GameState, content: &Content) -> Action {
+    let cost = state.rules.interrupt_discard as usize;
+    if state.cards.hand.len() <= cost {
+        return Action::End;
+    }
+    let mut acting = state.clone();
+    acting.interrupt = Some(Interrupt::Acting { unit: None });
+    let Some((gain, Action::Play { card, .. })) = best_play(&acting, content) else {
+        return Action::End;
+    };
+    if gain < INTERRUPT_GAIN {
+        return Action::End;
+    }
+    // Keep the card to play (one copy) and the best of the rest; discard the others first.
+    let mut rest = state.cards.hand.clone();
+    if let Some(i) = rest.iter().position(|c| *c == card) {
+        rest.remove(i);
+    }
+    let worth = |c: &crate::id::Id| -> f64 {
+        plays(&acting, content)
+            .into_iter()
+            .filter(|a| matches!(a, Action::Play { card: p, .. } if p == c))
+            .map(|a| gain_of(&acting, content, &a))
+            .fold(f64::NEG_INFINITY, f64::max)
+    };
+    let mut scored: Vec<(f64, crate::id::Id)> = rest.iter().map(|c| (worth(c), *c)).collect();
+    scored.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    let discard = scored.into_iter().take(cost).map(|(_, c)| c).collect();
+    Action::Interrupt { discard }
+}
+
+/// Every legal card play now.
+fn plays(state: &GameState, content: &Content) -> Vec<Action> {
+    let game = Game {
+        state: state.clone(),
+        log: Vec::new(),
+        record: Vec::new(),
+    };
+    game.legal_actions(content)
+        .into_iter()
+        // Square cards would try every square: the AI leaves them to people.
+        .filter(|a| matches!(a, Action::Play { at: None, .. }))
+        .collect()
+}
+
+/// The best card play and its gain.
+fn best_play(state: &GameState, content: &Content) -> Option<(f64, Action)> {
+    let mut best: Option<(f64, Action)> = None;
+    for a in plays(state, content) {
+        let g = gain_of(state, content, &a);
+        if best.as_ref().is_none_or(|(b, _)| g > *b) {
+            best = Some((g, a));
+        }
+    }
+    best
+}
+
+/// What playing `action` gains the Overmind, on a copy that rolls its own dice.
+fn gain_of(state: &GameState, content: &Content, action: &Action) -> f64 {
+    let before = crate::lookahead::overmind_value(state, content);
+    let mut copy = state.clone();
+    let seed = u64::from(state.round) ^ (copy.rng.get_word_pos() as u64).rotate_left(17);
+    copy.rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed ^ 0x6361_7264);
+    let mut game = Game {
+        state: copy,
+        log: Vec::new(),
+        record: Vec::new(),
+    };
+    let mut ctl = Controllers::new(
+        Box::new(crate::ai::AiController),
+        Box::new(crate::ai::AiController),
+    );
+    let Ok(events) = game.apply(action.clone(), content, &mut ctl) else {
+        return f64::NEG_INFINITY;
+    };
+    let after = crate::lookahead::overmind_value(&game.state, content);
+    let bonus: f64 = events
+        .iter()
+        .filter(|e| match e {
+            Event::Effect {
+                change: Change::Modifier { model, change, .. },
+                ..
+            } => {
+                *change > 0
+                    && game
+                        .state
+                        .find_model(model)
+                        .is_some_and(|(u, _)| u.side == Side::Overmind && !u.activated)
+            }
+            _ => false,
+        })
+        .count() as f64;
+    if events.iter().any(|e| matches!(e, Event::CardFailed { .. })) {
+        return f64::NEG_INFINITY;
+    }
+    after - before + BONUS_GAIN * bonus
+}

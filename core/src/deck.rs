@@ -1,0 +1,182 @@
+//! Decks and the Overmind's cards in play (docs/RULES.md §15): the draw and discard piles,
+//! the hand, the Hidden Agenda, built from the loaded cards at setup and shuffled with the
+//! game's RNG, drawn up to the hand size at the start of each Overmind phase.
+
+use crate::card::Deck;
+use crate::content::Content;
+use crate::engine::Engine;
+use crate::event::Event;
+use crate::id::Id;
+use crate::state::Side;
+use rand::seq::SliceRandom;
+use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
+
+/// What stands for a card the viewer may not know (the Heroes' view of the Overmind's hand,
+/// piles and agenda). No card id can be it: ids are `a-z`, `0-9` and `_`.
+pub const HIDDEN: &str = "?";
+
+/// The Overmind's cards. In the Heroes' view every card not yet played is [`HIDDEN`], so
+/// only the counts show.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Cards {
+    /// The decks the mission deals.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub decks: Vec<Deck>,
+    /// The Mutation draw pile, its top last.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub draw: Vec<Id>,
+    /// Discarded and spent Mutation cards.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub discard: Vec<Id>,
+    /// The Overmind's hand.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub hand: Vec<Id>,
+    /// The Hidden Agenda dealt to the Overmind.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agenda: Option<Id>,
+    /// Whether the agenda has been revealed (it acted, or it won).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub agenda_revealed: bool,
+    /// Played cards whose triggers act until the end of the round.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub in_play: Vec<Id>,
+}
+
+impl Cards {
+    /// Nothing dealt: a mission without decks.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self == &Cards::default()
+    }
+
+    /// Whether the mission deals the Overmind a hand (the Mutation deck).
+    #[must_use]
+    pub fn has_hand(&self) -> bool {
+        self.decks.contains(&Deck::Mutation)
+    }
+
+    /// Whether `card`'s triggers act now: it is in play, or it is the agenda.
+    #[must_use]
+    pub fn active(&self, card: &Id) -> bool {
+        self.in_play.contains(card) || self.agenda.as_ref() == Some(card)
+    }
+
+    /// Whether `card` is the Hidden Agenda, still face down.
+    #[must_use]
+    pub fn hidden_agenda(&self, card: &Id) -> bool {
+        !self.agenda_revealed && self.agenda.as_ref() == Some(card)
+    }
+
+    /// The cards as the Heroes may know them: counts, the played ones, a revealed agenda.
+    pub(crate) fn hide(&mut self) {
+        let hidden = Id::from(HIDDEN);
+        for c in self
+            .hand
+            .iter_mut()
+            .chain(self.draw.iter_mut())
+            .chain(self.discard.iter_mut())
+        {
+            *c = hidden;
+        }
+        if !self.agenda_revealed && self.agenda.is_some() {
+            self.agenda = Some(hidden);
+        }
+    }
+
+    /// Take one copy of `card` from the hand; whether it was there.
+    pub(crate) fn take_from_hand(&mut self, card: &Id) -> bool {
+        match self.hand.iter().position(|c| c == card) {
+            Some(i) => {
+                self.hand.remove(i);
+                true
+            }
+            None => false,
+        }
+    }
+}
+
+/// Why a mission's decks cannot be dealt.
+#[must_use]
+pub fn deal_problem(decks: &[Deck], content: &Content) -> Option<String> {
+    decks
+        .iter()
+        .find(|d| !content.cards.values().any(|c| c.deck == **d))
+        .map(|d| {
+            format!(
+                "the mission deals the {} deck, but no loaded pack defines a card of it (cards/*.lua with deck = {:?})",
+                d.name(),
+                d.name()
+            )
+        })
+}
+
+/// The decks of a mission, built from the loaded cards (by id, each card `copies` times) and
+/// shuffled with `rng`; one Hidden Agenda dealt when the mission deals them.
+pub fn deal(decks: &[Deck], content: &Content, rng: &mut ChaCha8Rng) -> Cards {
+    let mut cards = Cards {
+        decks: decks.to_vec(),
+        ..Cards::default()
+    };
+    let of = |deck: Deck| -> Vec<Id> {
+        content
+            .cards
+            .values()
+            .filter(|c| c.deck == deck)
+            .flat_map(|c| std::iter::repeat_n(c.id, c.copies as usize))
+            .collect()
+    };
+    if decks.contains(&Deck::Mutation) {
+        cards.draw = of(Deck::Mutation);
+        cards.draw.shuffle(rng);
+    }
+    if decks.contains(&Deck::HiddenAgenda) {
+        let mut agendas = of(Deck::HiddenAgenda);
+        agendas.dedup();
+        agendas.shuffle(rng);
+        cards.agenda = agendas.first().copied();
+    }
+    cards
+}
+
+impl Engine<'_> {
+    /// The Overmind draws up to its hand size (docs/RULES.md §15.2): at the start of its
+    /// phase. An empty draw pile takes the discard pile, shuffled.
+    pub(crate) fn draw_hand(&mut self) {
+        if !self.st.cards.has_hand() {
+            return;
+        }
+        let size = self.st.rules.hand_size as usize;
+        while self.st.cards.hand.len() < size {
+            if self.st.cards.draw.is_empty() {
+                if self.st.cards.discard.is_empty() {
+                    break;
+                }
+                let mut pile = std::mem::take(&mut self.st.cards.discard);
+                pile.shuffle(&mut self.st.rng);
+                self.st.cards.draw = pile;
+                self.emit(Event::DeckShuffled {
+                    deck: Deck::Mutation,
+                    cards: self.st.cards.draw.len() as u32,
+                });
+            }
+            let Some(card) = self.st.cards.draw.pop() else {
+                break;
+            };
+            self.st.cards.hand.push(card);
+            self.emit(Event::CardDrawn {
+                side: Side::Overmind,
+                deck: Deck::Mutation,
+                hand: self.st.cards.hand.len() as u32,
+            });
+        }
+    }
+
+    /// Played cards leave play at the end of the round, to the discard pile.
+    pub(crate) fn end_cards_in_play(&mut self) {
+        for card in std::mem::take(&mut self.st.cards.in_play) {
+            self.st.cards.discard.push(card);
+            self.emit(Event::CardLeftPlay { card });
+        }
+    }
+}
