@@ -2,8 +2,8 @@
 return card {
   id = "swarm",
   name = "Swarm",
-  text = "A new face-down Blip holding one Stalker appears on a free yellow square that no "
-    .. "Hero sees (the first such square from the top-left); none free, nothing happens.",
+  text = "A new Alien Unit of one Stalker enters on a free yellow square that no Hero sees "
+    .. "(the first such square from the top-left); none free, nothing happens.",
   deck = "mutation",
   copies = 2,
   play = function(game)
@@ -19,7 +19,7 @@ return card {
               break
             end
           end
-          if not seen and pcall(game.spawn_blip, game, square, "stalker", 1) then
+          if not seen and pcall(game.spawn_unit, game, "stalker", square, 1) then
             return
           end
         end

@@ -192,6 +192,9 @@ fn check_output(cmd: &str, out: &str) {
                 && summary.ends_with("; 0 problems"),
             "{out}"
         );
+    } else if cmd.starts_with("overmind test") && cmd.contains("--filter") {
+        // "Your first card": only its scenario.
+        assert!(out.contains("test result: ok. 1 passed, 0 failed"), "{out}");
     } else if cmd.starts_with("overmind test") {
         assert!(
             out.contains("PASS  my_pack/tests/snipe.toml: SNIPE shoots the weakest Hero"),

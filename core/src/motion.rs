@@ -300,7 +300,15 @@ impl Engine<'_> {
                 Mover::Model(id) => Target::Model(Id::from(&id)),
                 Mover::Blip(id) => Target::Blip(Id::from(&id)),
             };
+            let mark = self.events.len();
             let _ = self.attack(&w, target, AttackKind::Overwatch, penalty);
+            // A shot that never rolled (it flipped a Decoy) still spent the token: say so.
+            let shot = self.events[mark.min(self.events.len())..]
+                .iter()
+                .any(|e| matches!(e, Event::Attack { attacker, .. } if *attacker == w));
+            if !shot {
+                self.emit(Event::OverwatchDiscarded { unit: w });
+            }
         }
     }
 }

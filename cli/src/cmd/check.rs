@@ -117,11 +117,16 @@ fn check(dirs: &[PathBuf]) -> Report {
     summary.push_str(": ");
     let _ = write!(
         summary,
-        "{} ({}), {}, {}, {}, {} in {}",
+        "{} ({}), {}, {}{}, {}, {} in {}",
         plural(behaviours.len(), "behaviour", "behaviours"),
         behaviours.join(", "),
         plural(set.content.aliens.len(), "alien type", "alien types"),
         plural(set.content.heroes.len(), "hero", "heroes"),
+        if set.content.cards.is_empty() {
+            String::new()
+        } else {
+            format!(", {}", plural(set.content.cards.len(), "card", "cards"))
+        },
         plural(set.missions.len(), "mission", "missions"),
         plural(scenarios, "scenario", "scenarios"),
         plural(files.len(), "file", "files"),
