@@ -381,10 +381,12 @@ pub fn event(e: &Event) -> Option<String> {
         } => format!("{source} ({}) failed: {reason}; what it did before stands", hook.name()),
         Event::Effect { source, change } => format!("{source}: {}", change_text(change)),
         // No event names a card the Heroes may not know (docs/RULES.md §15.5).
-        Event::CardDrawn { side, hand, .. } => format!(
-            "{} draws a card ({} in hand)",
+        Event::CardDrawn {
+            side, cards, hand, ..
+        } => format!(
+            "{} draws {} ({hand} in hand)",
             title(*side),
-            hand
+            plural(*cards, "card", "cards")
         ),
         Event::DeckShuffled { deck, cards } => {
             format!("The {} deck is shuffled ({cards} cards)", deck.name())

@@ -147,11 +147,13 @@ impl Engine<'_> {
             return;
         }
         let size = self.st.rules.hand_size as usize;
+        let mut drawn = 0;
         while self.st.cards.hand.len() < size {
             if self.st.cards.draw.is_empty() {
                 if self.st.cards.discard.is_empty() {
                     break;
                 }
+                self.drawn(std::mem::take(&mut drawn));
                 let mut pile = std::mem::take(&mut self.st.cards.discard);
                 pile.shuffle(&mut self.st.rng);
                 self.st.cards.draw = pile;
@@ -164,9 +166,18 @@ impl Engine<'_> {
                 break;
             };
             self.st.cards.hand.push(card);
+            drawn += 1;
+        }
+        self.drawn(drawn);
+    }
+
+    /// Say that `cards` were drawn (not which).
+    fn drawn(&mut self, cards: u32) {
+        if cards > 0 {
             self.emit(Event::CardDrawn {
                 side: Side::Overmind,
                 deck: Deck::Mutation,
+                cards,
                 hand: self.st.cards.hand.len() as u32,
             });
         }

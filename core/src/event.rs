@@ -203,11 +203,12 @@ pub enum Event {
         hook: crate::trigger::Hook,
         reason: String,
     },
-    /// A card was drawn into `side`'s hand, now `hand` cards. Never which card: the Overmind
-    /// reads its hand from its view (docs/RULES.md §15.5).
+    /// `cards` cards were drawn into `side`'s hand, now `hand` cards. Never which: the
+    /// Overmind reads its hand from its view (docs/RULES.md §15.5).
     CardDrawn {
         side: Side,
         deck: crate::card::Deck,
+        cards: u32,
         hand: u32,
     },
     /// A deck's discard pile became its draw pile, shuffled.

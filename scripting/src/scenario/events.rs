@@ -70,7 +70,7 @@ pub(super) const EVENTS: &[(&str, &[&str])] = &[
     ("action_voided", &["reason"]),
     ("triggered", &["source", "hook", "unit"]),
     ("trigger_failed", &["source", "hook", "reason"]),
-    ("card_drawn", &["side", "deck", "hand"]),
+    ("card_drawn", &["side", "deck", "cards", "hand"]),
     ("deck_shuffled", &["deck", "cards"]),
     ("card_played", &["card", "name", "target", "at", "hand"]),
     ("card_failed", &["card", "reason"]),
@@ -386,6 +386,7 @@ mod tests {
             Event::CardDrawn {
                 side: Side::Overmind,
                 deck: overmind_core::Deck::Mutation,
+                cards: 1,
                 hand: 1,
             },
             Event::DeckShuffled {
