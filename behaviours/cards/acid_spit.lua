@@ -5,7 +5,7 @@ return card {
   text = "Play on a Hero that a revealed Alien model sees: the Hero loses 1 Health.",
   deck = "mutation",
   target = "hero",
-  copies = 3,
+  copies = 2,
   play = function(game, ctx)
     local hero = ctx.unit and ctx.unit:models()[1]
     if hero == nil then

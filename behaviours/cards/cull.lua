@@ -2,7 +2,7 @@
 return card {
   id = "cull",
   name = "Cull the Herd",
-  text = "Hidden Agenda: the Overmind wins as soon as two Heroes have been killed.",
+  text = "Hidden Agenda: the Overmind wins as soon as three Heroes have been killed.",
   deck = "hidden_agenda",
   on = {
     killed = function(game, moment)
@@ -11,8 +11,8 @@ return card {
       end
     end,
     victory_check = function(game)
-      if (game.storage.kills or 0) >= 2 then
-        game:declare_winner("overmind", "Hidden Agenda Cull the Herd: two Heroes are dead")
+      if (game.storage.kills or 0) >= 3 then
+        game:declare_winner("overmind", "Hidden Agenda Cull the Herd: three Heroes are dead")
       end
     end,
   },

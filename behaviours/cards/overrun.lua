@@ -2,16 +2,16 @@
 return card {
   id = "overrun",
   name = "Overrun",
-  text = "Hidden Agenda: at the end of a round, if revealed Alien models outnumber the "
-    .. "Heroes on the map two to one, the Overmind wins.",
+  text = "Hidden Agenda: at the end of round 6 or later, if revealed Alien models outnumber the "
+    .. "Heroes on the map three to one, the Overmind wins.",
   deck = "hidden_agenda",
   on = {
-    round_end = function(game)
+    round_end = function(game, moment)
       local heroes, aliens = #game:heroes(), #game:aliens()
-      if heroes > 0 and aliens >= 2 * heroes then
+      if moment.round >= 6 and heroes > 0 and aliens >= 3 * heroes then
         game:declare_winner(
           "overmind",
-          "Hidden Agenda Overrun: the Aliens outnumber the Heroes two to one"
+          "Hidden Agenda Overrun: the Aliens outnumber the Heroes three to one"
         )
       end
     end,

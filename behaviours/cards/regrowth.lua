@@ -5,7 +5,7 @@ return card {
   text = "Play on a revealed Alien Unit: each of its models heals 2 Health.",
   deck = "mutation",
   target = "alien",
-  copies = 3,
+  copies = 1,
   play = function(game, ctx)
     if ctx.unit == nil then
       return

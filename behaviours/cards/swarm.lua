@@ -5,7 +5,7 @@ return card {
   text = "A new Alien Unit of one Stalker enters on a free yellow square that no Hero sees "
     .. "(the first such square from the top-left); none free, nothing happens.",
   deck = "mutation",
-  copies = 2,
+  copies = 1,
   play = function(game)
     local heroes = game:heroes()
     for y = 0, game.height - 1 do

@@ -470,7 +470,8 @@ local Blip = {}
 ---@field lua_instructions integer Lua instruction budget per behaviour call or script load.
 ---@field lua_memory_mib integer Lua memory budget, MiB.
 ---@field lua_call_depth integer Lua nested call budget.
----@field hand_size integer Cards the Overmind draws up to at the start of its phase.
+---@field hand_size integer Most cards the Overmind holds.
+---@field hand_draw integer Cards the Overmind draws at the start of its phase, up to `hand_size`.
 ---@field interrupt_discard integer Cards the Overmind discards to interrupt the Hero phase.
 local Rules = {}
 

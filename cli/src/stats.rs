@@ -49,6 +49,16 @@ pub struct AlienStats {
     pub damage_dealt_sq: u64,
 }
 
+/// One card's record (docs/RULES.md §15): plays, failures, and for a Hidden Agenda the times
+/// it was turned up.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CardStats {
+    pub played: u64,
+    pub failed: u64,
+    pub revealed: u64,
+}
+
 /// What one game came to.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct GameStats {
@@ -57,6 +67,9 @@ pub struct GameStats {
     pub behaviours: BTreeMap<String, BehaviourStats>,
     pub skipped: u64,
     pub aliens: BTreeMap<String, AlienStats>,
+    pub cards: BTreeMap<String, CardStats>,
+    /// Times the Overmind interrupted the Hero phase.
+    pub interrupts: u64,
 }
 
 impl GameStats {
@@ -89,6 +102,16 @@ impl GameStats {
                     }
                     g.aliens.entry(type_id.to_string()).or_default().revealed += 1;
                 }
+                Event::CardPlayed { card, .. } => {
+                    g.cards.entry(card.to_string()).or_default().played += 1;
+                }
+                Event::CardFailed { card, .. } => {
+                    g.cards.entry(card.to_string()).or_default().failed += 1;
+                }
+                Event::CardRevealed { card, .. } => {
+                    g.cards.entry(card.to_string()).or_default().revealed += 1;
+                }
+                Event::Interrupted { .. } => g.interrupts += 1,
                 Event::BehaviourChosen { behaviour, .. } => {
                     g.behaviours
                         .entry(behaviour.to_string())
@@ -278,9 +301,27 @@ pub struct Totals {
     pub behaviours: BTreeMap<String, BehaviourStats>,
     pub skipped: u64,
     pub aliens: BTreeMap<String, AlienStats>,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub cards: BTreeMap<String, CardStats>,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub interrupts: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 impl Totals {
+    fn add_cards(&mut self, cards: &BTreeMap<String, CardStats>, interrupts: u64) {
+        for (id, c) in cards {
+            let t = self.cards.entry(id.clone()).or_default();
+            t.played += c.played;
+            t.failed += c.failed;
+            t.revealed += c.revealed;
+        }
+        self.interrupts += interrupts;
+    }
+
     pub fn add(&mut self, g: &GameStats) {
         if self.games == 0 || g.rounds < self.min_rounds {
             self.min_rounds = g.rounds;
@@ -295,6 +336,7 @@ impl Totals {
         self.rounds += u64::from(g.rounds);
         self.skipped += g.skipped;
         self.add_records(&g.behaviours, &g.aliens);
+        self.add_cards(&g.cards, g.interrupts);
     }
 
     fn add_records(
@@ -339,6 +381,7 @@ impl Totals {
         self.rounds += o.rounds;
         self.skipped += o.skipped;
         self.add_records(&o.behaviours, &o.aliens);
+        self.add_cards(&o.cards, o.interrupts);
     }
 
     #[must_use]

@@ -13,7 +13,7 @@ use crate::state::{GameState, Phase, Side};
 use rand::SeedableRng;
 
 /// Least gain for which the Overmind plays a card in its phase.
-const PLAY_GAIN: f64 = 2.0;
+const PLAY_GAIN: f64 = 6.0;
 /// Least gain for which it discards cards to interrupt the Hero phase and play one.
 const INTERRUPT_GAIN: f64 = 8.0;
 /// What a lasting stat bonus on an Overmind model that has yet to activate is worth.

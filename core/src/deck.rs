@@ -140,15 +140,16 @@ pub fn deal(decks: &[Deck], content: &Content, rng: &mut ChaCha8Rng) -> Cards {
 }
 
 impl Engine<'_> {
-    /// The Overmind draws up to its hand size (docs/RULES.md §15.2): at the start of its
-    /// phase. An empty draw pile takes the discard pile, shuffled.
+    /// The Overmind draws `hand_draw` cards, never holding more than `hand_size`
+    /// (docs/RULES.md §15.2): at the start of its phase. An empty draw pile takes the discard
+    /// pile, shuffled.
     pub(crate) fn draw_hand(&mut self) {
         if !self.st.cards.has_hand() {
             return;
         }
         let size = self.st.rules.hand_size as usize;
         let mut drawn = 0;
-        while self.st.cards.hand.len() < size {
+        while self.st.cards.hand.len() < size && drawn < self.st.rules.hand_draw {
             if self.st.cards.draw.is_empty() {
                 if self.st.cards.discard.is_empty() {
                     break;

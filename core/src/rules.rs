@@ -32,7 +32,7 @@ pub const MAX_HAND: u32 = 10;
 pub const MAX_MODIFIER: u32 = 20;
 
 /// The settings `rules.toml` may hold, in `Rules` order.
-pub const KEYS: [&str; 21] = [
+pub const KEYS: [&str; 22] = [
     "los",
     "overmind_reveal_trigger",
     "die",
@@ -53,6 +53,7 @@ pub const KEYS: [&str; 21] = [
     "lua_memory_mib",
     "lua_call_depth",
     "hand_size",
+    "hand_draw",
     "interrupt_discard",
 ];
 
@@ -119,8 +120,10 @@ pub struct Rules {
     pub lua_memory_mib: u64,
     /// Lua budget: nested Lua calls.
     pub lua_call_depth: u32,
-    /// Cards the Overmind draws up to at the start of its phase (docs/RULES.md §15.2).
+    /// Most cards the Overmind holds (docs/RULES.md §15.2).
     pub hand_size: u32,
+    /// Cards the Overmind draws at the start of its phase, up to `hand_size`.
+    pub hand_draw: u32,
     /// Cards the Overmind discards to interrupt the Hero phase (docs/RULES.md §15.4).
     pub interrupt_discard: u32,
 }
@@ -148,6 +151,7 @@ impl Default for Rules {
             lua_memory_mib: 64,
             lua_call_depth: 200,
             hand_size: 5,
+            hand_draw: 2,
             interrupt_discard: 2,
         }
     }
@@ -215,6 +219,7 @@ impl Rules {
                 MAX_LUA_CALL_DEPTH.into(),
             ),
             ("hand_size", self.hand_size.into(), 0, MAX_HAND.into()),
+            ("hand_draw", self.hand_draw.into(), 0, MAX_HAND.into()),
             (
                 "interrupt_discard",
                 self.interrupt_discard.into(),

@@ -102,6 +102,8 @@ fn card_game(w: &World, seed: u64) -> Game {
         &[("B", [10, 3], unit("grunt", 1))],
     );
     s.decks = vec![Deck::Mutation, Deck::HiddenAgenda];
+    // The whole hand at once: every test starts from a full hand.
+    s.rules.hand_draw = 5;
     let st = s.start(&w.content, seed).expect("valid setup");
     Game::new(st, "cards", seed)
 }
@@ -399,4 +401,27 @@ fn a_card_game_replays_exactly_from_its_seed_and_inputs() {
     let r = Game::replay(start, "cards", 5, &g.record, &w.content).expect("replays");
     assert_eq!(r.log, g.log);
     assert_eq!(r.state, g.state);
+}
+
+#[test]
+fn each_overmind_phase_draws_hand_draw_cards_and_never_more_than_hand_size() {
+    let w = card_world();
+    let mut s = setup(
+        &wall_map(),
+        &[("T", "trooper", [0, 0])],
+        &[("B", [10, 3], unit("grunt", 1))],
+    );
+    s.decks = vec![Deck::Mutation];
+    s.rules.hand_draw = 2;
+    s.rules.hand_size = 3;
+    let st = s.start(&w.content, 2).expect("valid setup");
+    let mut g = Game::new(st, "cards", 2);
+    let mut c = ctl(vec![]);
+    let mut seen = Vec::new();
+    for _ in 0..3 {
+        to_overmind(&mut g, &w, &mut c);
+        seen.push(g.state.cards.hand.len());
+        apply(&mut g, &w, &mut c, Action::End);
+    }
+    assert_eq!(seen, [2, 3, 3], "2 a phase, at most 3 held");
 }

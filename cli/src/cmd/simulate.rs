@@ -168,6 +168,11 @@ pub struct Report {
     pub behaviours: BTreeMap<String, BehaviourRow>,
     pub behaviours_skipped: u64,
     pub aliens: BTreeMap<String, AlienRow>,
+    /// Plays of each card and the Overmind's interruptions (docs/RULES.md §15).
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub cards: BTreeMap<String, crate::stats::CardStats>,
+    #[serde(skip_serializing_if = "is_zero")]
+    pub interrupts: u64,
     pub seconds: f64,
     pub games_per_second: f64,
     /// CPU time of the whole process while the games ran (every thread, loading included).
@@ -639,6 +644,8 @@ fn report(m: &Meta, r: &Run) -> Report {
                 (id.clone(), row)
             })
             .collect(),
+        cards: t.cards.clone(),
+        interrupts: t.interrupts,
         seconds: r.seconds,
         games_per_second: rate(t.games, r.seconds),
         cpu_seconds: r.cpu_seconds,
@@ -796,7 +803,30 @@ fn table(r: &Report) -> String {
             interval(&row.damage_per_use)
         );
     }
+    if !r.cards.is_empty() {
+        let _ = writeln!(
+            s,
+            "\n{:<14} {:>8} {:>8} {:>9}",
+            "card", "played", "failed", "revealed"
+        );
+        for (id, c) in &r.cards {
+            let _ = writeln!(
+                s,
+                "{id:<14} {:>8} {:>8} {:>9}",
+                c.played, c.failed, c.revealed
+            );
+        }
+        let _ = writeln!(
+            s,
+            "(the Overmind interrupted the Hero phase {} times)",
+            r.interrupts
+        );
+    }
     s
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// Per-game averages of a comparison, `compare - base`.

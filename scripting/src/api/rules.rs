@@ -195,9 +195,17 @@ pub(crate) static RULES: Class<RulesRef> = Class {
             doc: FieldDoc {
                 name: "hand_size",
                 ty: "integer",
-                doc: "Cards the Overmind draws up to at the start of its phase.",
+                doc: "Most cards the Overmind holds.",
             },
             get: |_, r| Ok(Value::Integer(i64::from(r.0.hand_size))),
+        },
+        Field {
+            doc: FieldDoc {
+                name: "hand_draw",
+                ty: "integer",
+                doc: "Cards the Overmind draws at the start of its phase, up to `hand_size`.",
+            },
+            get: |_, r| Ok(Value::Integer(i64::from(r.0.hand_draw))),
         },
         Field {
             doc: FieldDoc {

@@ -1,0 +1,256 @@
+//! docs/RULES.md §15 in Lua: `card { ... }` loaded from a pack's `cards/`, checked by `check`
+//! (unknown fields with "did you mean", a bad deck, a card that cannot act), played from the
+//! Overmind's hand like a hook runs (its failure logged at its line, what it did standing), and
+//! hot-reloaded in place: the next play runs the new code.
+
+use overmind_core::card::Deck;
+use overmind_core::{
+    Action, Controllers, Event, FirstOption, Game, HeroSetup, MapBuilder, Model, Objective, Pos,
+    Rules, Scripted, Setup, Side, Unit,
+};
+use overmind_scripting::pack::{Kind, PackSet, Reload};
+use overmind_scripting::Problem;
+use std::fs;
+use std::path::PathBuf;
+
+struct Pack {
+    _tmp: tempfile::TempDir,
+    dir: PathBuf,
+}
+
+const HERO: &str = r#"id = "trooper"
+name = "Trooper"
+health = 8
+movement = 4
+dial = [{ from = 1, melee = 2, defence = 1 }]
+"#;
+
+/// Takes `N` Health from the Hero it is played on.
+const STING: &str = r#"return card {
+  id = "sting",
+  name = "Sting",
+  text = "The Hero loses 1 Health.",
+  deck = "mutation",
+  target = "hero",
+  copies = 2,
+  play = function(game, ctx)
+    game:damage(ctx.unit:models()[1], 1)
+  end,
+}
+"#;
+
+impl Pack {
+    fn new() -> Pack {
+        let tmp = tempfile::tempdir().expect("temp dir");
+        let dir = tmp.path().join("t");
+        let p = Pack { _tmp: tmp, dir };
+        p.write("pack.toml", "name = \"t\"\nversion = \"0.1.0\"\n");
+        p.write("heroes/trooper.toml", HERO);
+        p
+    }
+
+    fn write(&self, rel: &str, text: &str) -> PathBuf {
+        let p = self.dir.join(rel);
+        if let Some(parent) = p.parent() {
+            fs::create_dir_all(parent).expect("folder");
+        }
+        fs::write(&p, text).expect("write");
+        p
+    }
+
+    fn load(&self) -> PackSet {
+        match PackSet::load(std::slice::from_ref(&self.dir)) {
+            Ok(s) => s,
+            Err(ps) => panic!("the test pack loads: {ps:?}"),
+        }
+    }
+
+    fn problems(&self) -> Vec<Problem> {
+        PackSet::load_partial(std::slice::from_ref(&self.dir)).1
+    }
+}
+
+/// An open board, Hero T, the Mutation deck dealt; the Overmind holds `hand`, in its phase.
+fn overmind_phase(set: &PackSet, hand: &[&str]) -> Game {
+    let setup = Setup {
+        name: "t".into(),
+        map: MapBuilder::new(8, 4).build(),
+        rules: Rules {
+            decoys: 0,
+            ..set.rules.clone()
+        },
+        heroes: vec![HeroSetup {
+            id: "T".into(),
+            profile: "trooper".into(),
+            at: Pos::new(0, 0),
+        }],
+        blips: vec![],
+        pool: vec![],
+        decoys: Some(0),
+        objective: Objective::Survive,
+        max_rounds: Some(10),
+        tokens: Vec::new(),
+        decks: vec![Deck::Mutation],
+    };
+    let mut g = match setup.start(&set.content, 5) {
+        Ok(st) => Game::new(st, "t", 5),
+        Err(es) => panic!("test setup: {es:?}"),
+    };
+    g.state.cards.draw.clear();
+    g.state.cards.hand = hand.iter().map(|c| (*c).into()).collect();
+    // An Alien Unit yet to activate keeps the Overmind phase going.
+    g.state.units.push(Unit {
+        id: "A".into(),
+        side: Side::Overmind,
+        models: vec![Model {
+            id: "A.1".into(),
+            kind: "ghost".into(),
+            pos: Pos::new(7, 3),
+            health: 1,
+            max_health: 1,
+            status: Default::default(),
+        }],
+        activated: false,
+        used: vec![],
+        overwatch: None,
+        xp: 0,
+        from_blip: None,
+        extracted: false,
+    });
+    g.state.moved();
+    act(&mut g, set, Action::End);
+    assert_eq!(g.to_move(), Some(Side::Overmind));
+    g
+}
+
+fn act(g: &mut Game, set: &PackSet, a: Action) -> Vec<Event> {
+    let mut ctl = Controllers::new(Box::new(FirstOption), Box::new(Scripted::new([])));
+    match g.apply(a.clone(), &set.content, &mut ctl) {
+        Ok(ev) => ev,
+        Err(e) => panic!("{a:?} refused: {e}"),
+    }
+}
+
+fn play(card: &str) -> Action {
+    Action::Play {
+        card: card.into(),
+        target: Some("T".into()),
+        at: None,
+    }
+}
+
+fn health(g: &Game) -> u32 {
+    g.state.find_model("T").map_or(0, |(_, m)| m.health)
+}
+
+#[test]
+fn a_card_loads_with_its_deck_target_and_copies() {
+    let pack = Pack::new();
+    pack.write("cards/sting.lua", STING);
+    let set = pack.load();
+    let c = set.content.cards.get("sting").expect("loaded");
+    assert_eq!(
+        (c.deck, c.copies, c.play.is_some()),
+        (Deck::Mutation, 2, true)
+    );
+}
+
+#[test]
+fn check_reports_unknown_fields_bad_decks_and_cards_that_cannot_act_at_their_lines() {
+    let pack = Pack::new();
+    pack.write(
+        "cards/typo.lua",
+        &STING.replace("  copies = 2,", "  copeis = 2,"),
+    );
+    pack.write(
+        "cards/deck.lua",
+        &STING
+            .replace("\"sting\"", "\"deck\"")
+            .replace("deck = \"mutation\"", "deck = \"mutations\""),
+    );
+    pack.write(
+        "cards/idle.lua",
+        "return card {\n  id = \"idle\",\n  name = \"Idle\",\n  text = \"t\",\n  deck = \"mutation\",\n}\n",
+    );
+    pack.write(
+        "cards/agenda.lua",
+        &STING
+            .replace("\"sting\"", "\"agenda\"")
+            .replace("deck = \"mutation\"", "deck = \"hidden_agenda\""),
+    );
+    let shown: Vec<String> = pack.problems().iter().map(ToString::to_string).collect();
+    let has = |file: &str, line: usize, text: &str| {
+        assert!(
+            shown
+                .iter()
+                .any(|p| p.contains(&format!("{file}:{line}:")) && p.contains(text)),
+            "{file}:{line}: {text}\n{shown:#?}"
+        );
+    };
+    has(
+        "typo.lua",
+        7,
+        "unknown field 'copeis' (did you mean copies?)",
+    );
+    has("deck.lua", 5, "mutations");
+    has("idle.lua", 1, "does nothing without `play");
+    has("agenda.lua", 8, "never played");
+}
+
+#[test]
+fn a_played_cards_error_is_logged_at_its_line_and_what_it_did_before_stands() {
+    let pack = Pack::new();
+    pack.write(
+        "cards/sting.lua",
+        &STING.replace(
+            "    game:damage(ctx.unit:models()[1], 1)\n",
+            "    game:damage(ctx.unit:models()[1], 1)\n    error(\"the sting broke\")\n",
+        ),
+    );
+    let set = pack.load();
+    let mut g = overmind_phase(&set, &["sting"]);
+    let ev = act(&mut g, &set, play("sting"));
+    assert_eq!(health(&g), 7, "the damage before the error stands");
+    let failed = ev.iter().find_map(|e| match e {
+        Event::CardFailed { card, reason } if card.as_str() == "sting" => Some(reason.clone()),
+        _ => None,
+    });
+    let reason = failed.expect("card_failed");
+    assert!(
+        reason.contains("sting.lua:10") && reason.contains("the sting broke"),
+        "{reason}"
+    );
+    assert!(g.state.cards.hand.is_empty(), "the card is spent");
+}
+
+#[test]
+fn a_card_file_reloaded_changes_what_the_next_play_does_and_a_broken_edit_keeps_the_last() {
+    let pack = Pack::new();
+    let path = pack.write("cards/sting.lua", STING);
+    let mut set = pack.load();
+    let mut g = overmind_phase(&set, &["sting", "sting"]);
+    act(&mut g, &set, play("sting"));
+    assert_eq!(health(&g), 7);
+    fs::write(&path, STING.replace("[1], 1)", "[1], 3)")).expect("write");
+    let r = set.reload(&path);
+    assert!(
+        matches!(&r, Reload::Updated { kind: Kind::Card, id, .. } if id == "sting"),
+        "{r:?}"
+    );
+    fs::write(
+        &path,
+        STING.replace("deck = \"mutation\"", "dek = \"mutation\""),
+    )
+    .expect("write");
+    let r = set.reload(&path);
+    assert!(
+        matches!(&r, Reload::Failed(p) if p.message.contains("did you mean deck")),
+        "{r:?}"
+    );
+    act(&mut g, &set, play("sting"));
+    assert_eq!(
+        health(&g),
+        4,
+        "the card in hand played the new version (3 damage)"
+    );
+}
