@@ -216,6 +216,27 @@ pub fn units(state: &GameState, colour: bool) -> String {
             .collect();
         let _ = writeln!(out, "  Tokens: {}", items.join(" · "));
     }
+    // The Overmind's cards as this view knows them: the Heroes' shows counts only
+    // (docs/RULES.md §15.5).
+    let cards = &state.cards;
+    if cards.has_hand() || cards.agenda.is_some() {
+        let hidden = overmind_core::deck::HIDDEN;
+        let names: Vec<&str> = cards.hand.iter().map(Id::as_str).collect();
+        let held = match names.len() {
+            0 => "no cards".to_string(),
+            n if names.iter().all(|c| *c == hidden) => {
+                format!("{n} card{}", if n == 1 { "" } else { "s" })
+            }
+            _ => names.join(", "),
+        };
+        let agenda = match cards.agenda.as_ref().map(Id::as_str) {
+            None => String::new(),
+            Some(a) if a == hidden => " · Hidden Agenda: face down".to_string(),
+            Some(a) if cards.agenda_revealed => format!(" · Hidden Agenda: {a} (revealed)"),
+            Some(a) => format!(" · Hidden Agenda: {a} (face down)"),
+        };
+        let _ = writeln!(out, "  Overmind's hand: {held}{agenda}");
+    }
     out
 }
 

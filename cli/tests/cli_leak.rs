@@ -189,3 +189,86 @@ fn swapping_what_blips_hold_changes_nothing_the_heroes_see_before_a_reveal() {
         );
     }
 }
+
+/// The base pack's cards, by id and name (docs/RULES.md §15).
+const CARDS: &[(&str, &str)] = &[
+    ("acid_spit", "Acid Spit"),
+    ("regrowth", "Regrowth"),
+    ("frenzy", "Frenzy"),
+    ("swarm", "Swarm"),
+    ("cull", "Cull the Herd"),
+    ("overrun", "Overrun"),
+];
+
+/// Every string anywhere inside `v`.
+fn strings<'a>(v: &'a Value, out: &mut Vec<&'a str>) {
+    match v {
+        Value::String(s) => out.push(s),
+        Value::Array(a) => a.iter().for_each(|x| strings(x, out)),
+        Value::Object(m) => m.values().for_each(|x| strings(x, out)),
+        _ => {}
+    }
+}
+
+#[test]
+fn a_human_heroes_stream_never_names_a_card_the_overmind_holds() {
+    // Several rounds of the demo (which deals the cards), asking for everything there is to
+    // see, and trying the Overmind's card commands as the Heroes.
+    let mut input = String::new();
+    for _ in 0..8 {
+        input.push_str("status\nlog all\nplay acid_spit captain\nplay no_such_card captain\ndiscard swarm\ninterrupt frenzy regrowth\nend\n");
+    }
+    let (mut plays, mut refusals) = (0, Vec::new());
+    for seed in [1, 2, 3, 4] {
+        let o = run(
+            &[
+                "play",
+                "--json",
+                "--no-watch",
+                "--view",
+                "heroes",
+                "--seed",
+                &seed.to_string(),
+            ],
+            &input,
+        );
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let ev = events(&stdout(&o));
+        let mut public: Vec<&str> = Vec::new();
+        for (i, e) in ev.iter().enumerate() {
+            if e["event"] == "error" {
+                // What the Heroes typed comes back; what matters is that the answer is the
+                // same whatever the Overmind holds.
+                refusals.push(e["message"].as_str().unwrap_or("").to_string());
+                continue;
+            }
+            if e["event"] == "card_played" || e["event"] == "card_revealed" {
+                plays += 1;
+                if let Some(c) = e["card"].as_str() {
+                    public.push(CARDS.iter().find(|(id, _)| *id == c).map_or(c, |x| x.0));
+                }
+            }
+            let mut all = Vec::new();
+            strings(e, &mut all);
+            for s in all {
+                for (id, name) in CARDS {
+                    if s == *id || s == *name || s.contains(&format!("{name} ")) {
+                        assert!(
+                            public.contains(id),
+                            "seed {seed}, line {i}: names card {id} before it was played: {e}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+    assert!(plays > 0, "the AI Overmind played cards in these games");
+    refusals.sort();
+    refusals.dedup();
+    assert!(
+        refusals
+            .iter()
+            .all(|m| !CARDS.iter().any(|(id, _)| m.contains(id))),
+        "a refusal names a card: {refusals:#?}"
+    );
+}
