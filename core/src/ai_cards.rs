@@ -13,7 +13,7 @@ use crate::state::{GameState, Phase, Side};
 use rand::SeedableRng;
 
 /// Least gain for which the Overmind plays a card in its phase.
-const PLAY_GAIN: f64 = 6.0;
+const PLAY_GAIN: f64 = 10.0;
 /// Least gain for which it discards cards to interrupt the Hero phase and play one.
 const INTERRUPT_GAIN: f64 = 8.0;
 /// What a lasting stat bonus on an Overmind model that has yet to activate is worth.
@@ -32,22 +32,51 @@ pub fn card_action(state: &GameState, content: &Content) -> Option<Action> {
                 .filter(|(g, _)| *g >= PLAY_GAIN)
                 .map_or(Action::End, |(_, a)| a),
         ),
-        (Phase::Overmind, None) if state.active.is_none() => best_play(state, content)
-            .filter(|(g, _)| *g >= PLAY_GAIN)
-            .map(|(_, a)| a),
+        // Weighed at the start of the phase (before any of its activations, again after each
+        // card it plays there): a card's worth hardly changes between activations, and every
+        // weighing plays each card once more on a copy.
+        (Phase::Overmind, None) if state.active.is_none() && phase_unstarted(state) => {
+            best_play(state, content)
+                .filter(|(g, _)| *g >= PLAY_GAIN)
+                .map(|(_, a)| a)
+        }
         _ => None,
     }
+}
+
+/// Whether no Blip or Alien Unit has activated yet this phase.
+fn phase_unstarted(state: &GameState) -> bool {
+    state
+        .units
+        .iter()
+        .filter(|u| u.side == Side::Overmind)
+        .all(|u| !u.activated)
+        && state.blips.iter().all(|b| !b.activated)
 }
 
 /// Offered an interruption: take it when a card is worth it, discarding the least useful.
 fn offered(state: &GameState, content: &Content) -> Action {
     let cost = state.rules.interrupt_discard as usize;
-    if state.cards.hand.len() <= cost {
+    // Only a full hand is worth spending: below it, the cards keep for the Overmind's own
+    // phase (and weighing every card at every offer would cost a play-out each).
+    if state.cards.hand.len() <= cost || state.cards.hand.len() < state.rules.hand_size as usize {
         return Action::End;
     }
     let mut acting = state.clone();
     acting.interrupt = Some(Interrupt::Acting { unit: None });
-    let Some((gain, Action::Play { card, .. })) = best_play(&acting, content) else {
+    // Each play weighed once: the best one, and what every other card in hand is worth.
+    let weighed: Vec<(f64, Action)> = plays(&acting, content)
+        .into_iter()
+        .map(|a| (gain_of(&acting, content, &a), a))
+        .collect();
+    let Some((gain, Action::Play { card, .. })) = weighed
+        .iter()
+        .fold(None::<&(f64, Action)>, |best, w| match best {
+            Some(b) if b.0 >= w.0 => Some(b),
+            _ => Some(w),
+        })
+        .cloned()
+    else {
         return Action::End;
     };
     if gain < INTERRUPT_GAIN {
@@ -59,10 +88,10 @@ fn offered(state: &GameState, content: &Content) -> Action {
         rest.remove(i);
     }
     let worth = |c: &crate::id::Id| -> f64 {
-        plays(&acting, content)
-            .into_iter()
-            .filter(|a| matches!(a, Action::Play { card: p, .. } if p == c))
-            .map(|a| gain_of(&acting, content, &a))
+        weighed
+            .iter()
+            .filter(|(_, a)| matches!(a, Action::Play { card: p, .. } if p == c))
+            .map(|(g, _)| *g)
             .fold(f64::NEG_INFINITY, f64::max)
     };
     let mut scored: Vec<(f64, crate::id::Id)> = rest.iter().map(|c| (worth(c), *c)).collect();

@@ -68,6 +68,12 @@ fn hands_and_agendas_never_reach_the_heroes() {
             Err(ps) => panic!("demo does not start: {ps:?}"),
         };
         assert!(game.state.cards.agenda.is_some(), "demo deals an agenda");
+        // The game's own hand (5, drawing 2), not the demo's smaller one: more held cards to
+        // leak, and enough of them for the Overmind to interrupt.
+        let mut rules = (*game.state.rules).clone();
+        rules.hand_size = overmind_core::Rules::default().hand_size;
+        rules.hand_draw = overmind_core::Rules::default().hand_draw;
+        game.state.rules = std::sync::Arc::new(rules);
         let mut public: BTreeSet<String> = BTreeSet::new();
         let mut ctl = Controllers::new(Box::new(AiController), Box::new(AiController));
         let mut heroes = overmind_core::ai::player(Side::Heroes, Level::Greedy);
