@@ -363,7 +363,8 @@ pub fn symbol(u: Unit, colour: bool) -> String {
     p.out
 }
 
-fn terrain_name(t: Terrain) -> &'static str {
+/// A terrain's name in words (legends, the replay page).
+pub(crate) fn terrain_name(t: Terrain) -> &'static str {
     match t {
         Terrain::Plain => "plain",
         Terrain::Red => "red",

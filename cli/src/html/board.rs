@@ -46,7 +46,7 @@ pub fn svg(map: &Map) -> String {
                 terrain_class(t),
                 x * CELL,
                 y * CELL,
-                terrain_name(t)
+                crate::render::terrain_name(t)
             );
         }
     }
@@ -134,17 +134,6 @@ pub fn legend() -> String {
          <li><span class=\"swatch piece-blip\"></span>Blip</li></ul>",
     );
     s
-}
-
-fn terrain_name(t: Terrain) -> &'static str {
-    match t {
-        Terrain::Plain => "plain",
-        Terrain::Red => "red",
-        Terrain::Green => "green",
-        Terrain::Yellow => "yellow",
-        Terrain::Building => "building",
-        Terrain::Solid => "solid",
-    }
 }
 
 #[cfg(test)]

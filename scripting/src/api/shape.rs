@@ -350,6 +350,22 @@ const TOKEN_INTERACT: ShapeField = hook(
      hook makes the action legal there, for either side).",
 );
 
+/// Every hook but `interact` (which is a token's): what a game-wide rule and a card may take.
+const GAME_HOOKS: &[ShapeField] = &[
+    ROUND_START,
+    ROUND_END,
+    PHASE_START,
+    PHASE_END,
+    ACTIVATION_START,
+    ACTIVATION_END,
+    STEP,
+    REVEAL,
+    BEFORE_ATTACK,
+    AFTER_DAMAGE,
+    KILLED,
+    VICTORY_CHECK,
+];
+
 /// `on = { ... }` of `trigger { ... }`: every moment of each hook that is not about a token.
 /// The names are `overmind_core::trigger::Hook`'s (a test checks them).
 pub static HOOKS: Shape = Shape {
@@ -361,20 +377,7 @@ pub static HOOKS: Shape = Shape {
           the log records `trigger_failed` with its `path:line`.",
     parent: None,
     key: "hook",
-    fields: &[
-        ROUND_START,
-        ROUND_END,
-        PHASE_START,
-        PHASE_END,
-        ACTIVATION_START,
-        ACTIVATION_END,
-        STEP,
-        REVEAL,
-        BEFORE_ATTACK,
-        AFTER_DAMAGE,
-        KILLED,
-        VICTORY_CHECK,
-    ],
+    fields: GAME_HOOKS,
 };
 
 /// `on = { ... }` of an alien type: the moments about its units.
@@ -433,20 +436,7 @@ pub static CARD_HOOKS: Shape = Shape {
           turned up first (`card_revealed`).",
     parent: None,
     key: "hook",
-    fields: &[
-        ROUND_START,
-        ROUND_END,
-        PHASE_START,
-        PHASE_END,
-        ACTIVATION_START,
-        ACTIVATION_END,
-        STEP,
-        REVEAL,
-        BEFORE_ATTACK,
-        AFTER_DAMAGE,
-        KILLED,
-        VICTORY_CHECK,
-    ],
+    fields: GAME_HOOKS,
 };
 
 /// The definition a hook shape belongs to, for messages.
