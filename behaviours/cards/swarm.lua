@@ -8,21 +8,16 @@ return card {
   copies = 1,
   play = function(game)
     local heroes = game:heroes()
-    for y = 0, game.height - 1 do
-      for x = 0, game.width - 1 do
-        local square = { x = x, y = y }
-        if game:terrain(square) == "yellow" then
-          local seen = false
-          for _, hero in ipairs(heroes) do
-            if game:distance(hero, square) == 0 or game:los(hero, square) then
-              seen = true
-              break
-            end
-          end
-          if not seen and pcall(game.spawn_unit, game, "stalker", square, 1) then
-            return
-          end
+    for _, square in ipairs(game:squares("yellow")) do
+      local seen = false
+      for _, hero in ipairs(heroes) do
+        if game:distance(hero, square) == 0 or game:los(hero, square) then
+          seen = true
+          break
         end
+      end
+      if not seen and pcall(game.spawn_unit, game, "stalker", square, 1) then
+        return
       end
     end
     game:log("Swarm: no free yellow square out of the Heroes' sight")

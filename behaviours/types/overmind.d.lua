@@ -172,6 +172,12 @@ function Game:steps_to_adjacent(from, to) end
 ---@return Terrain # Off the map: `"solid"`.
 function Game:terrain(square) end
 
+---The squares of one kind (docs/RULES.md §2): one call, where a loop over the map calling
+---`game:terrain` makes one a square.
+---@param terrain Terrain Which kind of square.
+---@return Pos[] # Every square of that kind, row by row from the top-left (`y`, then `x`).
+function Game:squares(terrain) end
+
 ---Is a square inside a building?
 ---@param square Model|Blip|Pos A square.
 ---@return boolean # True when the square is part of a building.

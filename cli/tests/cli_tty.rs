@@ -56,7 +56,7 @@ fn a_person_plays_several_activations() {
 
     s.send_line("status").expect("type");
     expect(&mut s, "captain");
-    expect(&mut s, "Round 2/12");
+    expect(&mut s, "Round 2/15");
 
     s.send_line("quit").expect("type");
     expect(&mut s, "quit");
@@ -92,7 +92,7 @@ fn hot_seat_in_line_mode_clears_the_screen_and_hands_over() {
     s.send_line("end").expect("type");
     expect(&mut s, "Pass the keyboard to the Heroes — press Enter");
     s.send_line("").expect("type");
-    expect(&mut s, "Round 2/12");
+    expect(&mut s, "Round 2/15");
     expect(&mut s, "heroes> ");
     s.send_line("quit").expect("type");
     s.expect(Eof).expect("the game ends");

@@ -25,7 +25,7 @@ fn pasted_lines_all_run_and_switching_units_asks_first() {
     // Two lines in one write, as a paste delivers them.
     s.send("move captain 2,14\rstatus\r").expect("type");
     expect(&mut s, "captain moves from 2,17 to 2,14");
-    expect(&mut s, "Round 1/12");
+    expect(&mut s, "Round 1/15");
 
     s.send_line("move medic 1,15").expect("type");
     expect(

@@ -214,7 +214,7 @@ fn a_resize_redraws_the_layout_at_the_new_size() {
     s.wait_for("heroes> ");
     // 160×50: the panels beside the whole map, the roster among them.
     let rows = s.rows();
-    assert!(rows[0].contains("Round 1/12"), "{rows:#?}");
+    assert!(rows[0].contains("Round 1/15"), "{rows:#?}");
     assert!(s.text().contains("Units · Tab selects"), "{}", s.text());
     assert!(
         rows.iter()
@@ -231,7 +231,7 @@ fn a_resize_redraws_the_layout_at_the_new_size() {
         // The panel's box now starts at the left edge, under the map.
         rows.iter().any(|r| r.starts_with("┌1 captain"))
             && rows[29].starts_with("heroes> ")
-            && rows[28].contains("Round 1/12")
+            && rows[28].contains("Round 1/15")
             && !t.contains("Units · Tab selects")
             && !map_row(&rows, 17).is_empty()
             && map_row(&rows, 0).is_empty()
@@ -337,7 +337,7 @@ fn hot_seat_hides_each_sides_secrets_with_a_handover_between() {
     assert_eq!(secret(&t), None, "the Heroes see a secret: {t}");
     assert!(!t.contains("overmind> end"), "{t}");
     s.type_line("status");
-    let t = s.wait_for("Round 2/12 · Heroes phase");
+    let t = s.wait_for("Round 2/15 · Heroes phase");
     assert_eq!(secret(&t), None, "`status` shows the Heroes a secret: {t}");
 
     s.type_line("quit");

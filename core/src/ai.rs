@@ -376,7 +376,13 @@ pub(crate) fn hero_plan(
 
 impl Player for OvermindAi {
     fn next_action(&mut self, view: View<'_>, content: &Content) -> Action {
-        overmind_turn(view.state(), content, blip_plan, alien_plan)
+        overmind_turn(
+            view.state(),
+            content,
+            crate::ai_cards::card_action,
+            blip_plan,
+            alien_plan,
+        )
     }
 }
 
@@ -388,14 +394,19 @@ pub(crate) type BlipPlan = fn(&GameState, &Obstacles, &[(Id, Pos)], &Blip) -> Op
 pub(crate) type UnitPlan =
     fn(&GameState, &Content, &Obstacles, &[(Id, Pos)], &Unit) -> Option<Action>;
 
-/// The Overmind's next action: Blips first (by `blip`), then revealed units (by `unit`).
+/// How a level plays its cards: the card action now, or `None` to leave the turn to the plan.
+pub(crate) type CardPlan = fn(&GameState, &Content) -> Option<Action>;
+
+/// The Overmind's next action: a card (by `cards`), else Blips first (by `blip`), then revealed
+/// units (by `unit`).
 pub(crate) fn overmind_turn(
     state: &GameState,
     content: &Content,
+    cards: CardPlan,
     blip: BlipPlan,
     unit: UnitPlan,
 ) -> Action {
-    if let Some(a) = crate::ai_cards::card_action(state, content) {
+    if let Some(a) = cards(state, content) {
         return a;
     }
     let o = state.compute_obstacles();

@@ -12,8 +12,10 @@ use crate::interrupt::Interrupt;
 use crate::state::{GameState, Phase, Side};
 use rand::SeedableRng;
 
-/// Least gain for which the Overmind plays a card in its phase.
+/// Least gain for which the `greedy` Overmind plays a card in its phase.
 const PLAY_GAIN: f64 = 10.0;
+/// Least gain for which the `standard` Overmind does: any card that gains.
+const STANDARD_PLAY_GAIN: f64 = 0.5;
 /// Least gain for which it discards cards to interrupt the Hero phase and play one.
 const INTERRUPT_GAIN: f64 = 8.0;
 /// What a lasting stat bonus on an Overmind model that has yet to activate is worth.
@@ -22,6 +24,16 @@ const BONUS_GAIN: f64 = 1.0;
 /// The Overmind's card action now, if it takes one: `None` leaves the turn to the usual plan.
 #[must_use]
 pub fn card_action(state: &GameState, content: &Content) -> Option<Action> {
+    card_action_above(state, content, PLAY_GAIN)
+}
+
+/// The `standard` level's cards: as [`card_action`], playing every card that gains.
+#[must_use]
+pub fn standard_card_action(state: &GameState, content: &Content) -> Option<Action> {
+    card_action_above(state, content, STANDARD_PLAY_GAIN)
+}
+
+fn card_action_above(state: &GameState, content: &Content, least: f64) -> Option<Action> {
     if !state.cards.has_hand() {
         return None;
     }
@@ -29,7 +41,7 @@ pub fn card_action(state: &GameState, content: &Content) -> Option<Action> {
         (Phase::Heroes, Some(Interrupt::Offered)) => Some(offered(state, content)),
         (Phase::Heroes, Some(Interrupt::Acting { unit: None })) => Some(
             best_play(state, content)
-                .filter(|(g, _)| *g >= PLAY_GAIN)
+                .filter(|(g, _)| *g >= least)
                 .map_or(Action::End, |(_, a)| a),
         ),
         // Weighed at the start of the phase (before any of its activations, again after each
@@ -37,8 +49,25 @@ pub fn card_action(state: &GameState, content: &Content) -> Option<Action> {
         // weighing plays each card once more on a copy.
         (Phase::Overmind, None) if state.active.is_none() && phase_unstarted(state) => {
             best_play(state, content)
-                .filter(|(g, _)| *g >= PLAY_GAIN)
+                .filter(|(g, _)| *g >= least)
                 .map(|(_, a)| a)
+        }
+        _ => None,
+    }
+}
+
+/// The `greedy` level's cards, a fixed rule with no look-ahead: at the start of its phase it
+/// plays the first card play the rules list (hand order, then target order), whatever it
+/// gains; it never interrupts. The `standard` level weighs them ([`card_action`]).
+#[must_use]
+pub fn greedy_card_action(state: &GameState, content: &Content) -> Option<Action> {
+    if !state.cards.has_hand() {
+        return None;
+    }
+    match (state.phase, state.interrupt) {
+        (Phase::Heroes, Some(_)) => Some(Action::End),
+        (Phase::Overmind, None) if state.active.is_none() && phase_unstarted(state) => {
+            plays(state, content).into_iter().next()
         }
         _ => None,
     }
@@ -107,7 +136,7 @@ fn plays(state: &GameState, content: &Content) -> Vec<Action> {
         log: Vec::new(),
         record: Vec::new(),
     };
-    game.legal_actions(content)
+    game.legal_card_actions(content)
         .into_iter()
         // Square cards would try every square: the AI leaves them to people.
         .filter(|a| matches!(a, Action::Play { at: None, .. }))

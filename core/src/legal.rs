@@ -39,6 +39,19 @@ impl Game {
         out
     }
 
+    /// The card plays and discards among [`legal_actions`](Self::legal_actions), without
+    /// building the rest (every move of every unit): what the card AI weighs.
+    #[must_use]
+    pub fn legal_card_actions(&self, content: &Content) -> Vec<Action> {
+        let Some(side) = self.to_move() else {
+            return Vec::new();
+        };
+        crate::hand::legal(&self.state, content, side)
+            .into_iter()
+            .filter(|a| self.accepts(content, a))
+            .collect()
+    }
+
     /// Units, models and Blips of `side` that may act: the active one first, then every one
     /// that has not activated this round.
     fn actors(&self, side: Side) -> Vec<Actor> {

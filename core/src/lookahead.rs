@@ -252,7 +252,13 @@ impl OvermindPlanner {
 impl Player for OvermindPlanner {
     fn next_action(&mut self, view: View<'_>, content: &Content) -> Action {
         let _ = self.level;
-        crate::ai::overmind_turn(view.state(), content, blip_plan, alien_plan)
+        crate::ai::overmind_turn(
+            view.state(),
+            content,
+            crate::ai_cards::standard_card_action,
+            blip_plan,
+            alien_plan,
+        )
     }
 }
 

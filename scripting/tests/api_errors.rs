@@ -172,6 +172,7 @@ fn wrong_argument_types_fail_naming_the_parameter() {
         ("game:terrain({ x = 1 })", "terrain: square must be a Model, a Blip or a square { x =, y = }, got a table"),
         ("unit:models()[1]:move_towards({ game:heroes()[1], { x = 1, y = 1 } })", "move_towards: target mixes models (end next to them) and squares (end on them); pass one kind"),
         ("game:heroes(1)", "heroes: takes 0 arguments, 1 given"),
+        ("game:squares(\"grass\")", "squares: terrain must be one of \"plain\", \"red\", \"green\", \"yellow\", \"building\", \"solid\", got string \"grass\""),
         ("local _ = unit.helth", "Unit has no field or method 'helth'"),
     ];
     for (call, message) in cases {

@@ -339,6 +339,40 @@ fn squares(line: &str) -> Vec<(Pos, u32)> {
         .collect()
 }
 
+#[test]
+fn squares_lists_every_square_of_a_kind_row_by_row() {
+    // Green and solid squares scattered over the map, set out of reading order: the list is
+    // exactly the map's squares of that kind, top row first, then left to right.
+    let mut b = MapBuilder::new(12, 6);
+    for (x, y) in [(9, 4), (3, 1), (11, 0), (0, 4), (5, 1)] {
+        b.set_terrain(Pos::new(x, y), Terrain::Green);
+    }
+    b.set_terrain(Pos::new(8, 3), Terrain::Solid);
+    let mut s = scene(1);
+    s.map = b.build();
+    let p = run(
+        r#"
+    local function list(squares)
+      local out = {}
+      for _, sq in ipairs(squares) do
+        out[#out + 1] = sq.x .. "," .. sq.y .. "," .. game:terrain(sq)
+      end
+      return table.concat(out, " ")
+    end
+    game:log(list(game:squares("green")))
+    game:log(list(game:squares("solid")))
+    game:log(#game:squares("plain") .. " " .. #game:squares("yellow"))"#,
+        &s,
+    );
+    let lines = logs(&p);
+    assert_eq!(
+        lines[0],
+        "11,0,green 3,1,green 5,1,green 0,4,green 9,4,green"
+    );
+    assert_eq!(lines[1], "8,3,solid");
+    assert_eq!(lines[2], format!("{} 0", 12 * 6 - 6));
+}
+
 const LIST: &str = r#"
     local function list(squares)
       local out = {}

@@ -7,7 +7,7 @@ use super::call::{
     charge, los_units, model_units, search_units, sight_units, with_ctx, Calls, MODEL_UNITS,
 };
 use super::rules::RulesRef;
-use super::shape::{ROLLS, SIDES, STATS, STATUSES, UNTILS};
+use super::shape::{ROLLS, SIDES, STATS, STATUSES, TERRAINS, UNTILS};
 use super::storage;
 use super::unit::UnitRef;
 use super::{method, Class, Field, FieldDoc, FnDoc, Method, Param, Ret};
@@ -254,6 +254,33 @@ fn terrain(
     Ok(terrain_name(with_ctx(lua, move |_, ctx| {
         Ok(ctx.terrain(p))
     })?))
+}
+
+/// Every square of one kind, row by row from the top-left: one call where a loop over the map
+/// calling `terrain` would make one per square.
+fn squares(lua: &Lua, _: &GameRef, a: MultiValue) -> mlua::Result<MultiValue> {
+    let a = Args::new("squares", a);
+    a.at_most(1)?;
+    let kind = a.one_of(0, "terrain", TERRAINS)?;
+    let found = with_ctx(lua, move |lua, ctx| {
+        charge(lua, search_units(ctx))?;
+        let map = &ctx.state().map;
+        let mut found = Vec::new();
+        for y in 0..map.height() {
+            for x in 0..map.width() {
+                let p = Pos::new(x, y);
+                if map.terrain(p) == kind {
+                    found.push(p);
+                }
+            }
+        }
+        Ok(found)
+    })?;
+    let t = lua.create_table_with_capacity(found.len(), 0)?;
+    for (i, p) in found.into_iter().enumerate() {
+        t.raw_set(i + 1, args::square(lua, p)?)?;
+    }
+    args::one(t, lua)
 }
 
 fn in_building(
@@ -786,6 +813,15 @@ pub(crate) static GAME: Class<GameRef> = Class {
                 doc: "The kind of a square (docs/RULES.md §2).",
             },
             make: |lua| method(lua, terrain),
+        },
+        Method {
+            doc: FnDoc {
+                name: "squares",
+                params: &[Param { name: "terrain", ty: "Terrain", doc: "Which kind of square." }],
+                returns: &[Ret { ty: "Pos[]", doc: "Every square of that kind, row by row from the top-left (`y`, then `x`)." }],
+                doc: "The squares of one kind (docs/RULES.md §2): one call, where a loop over the map calling `game:terrain` makes one a square.",
+            },
+            make: |lua| method(lua, squares),
         },
         Method {
             doc: FnDoc {

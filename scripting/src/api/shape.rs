@@ -106,6 +106,16 @@ pub static UNTILS: &[(&str, Until)] = &[
 /// What `game:modify_attack` changes, by the names scripts use.
 pub static ROLLS: &[(&str, Roll)] = &[("dice", Roll::Attack), ("defence", Roll::Defence)];
 
+/// The square kinds `game:squares` takes, by their Lua names.
+pub static TERRAINS: &[(&str, overmind_core::map::Terrain)] = &[
+    ("plain", overmind_core::map::Terrain::Plain),
+    ("red", overmind_core::map::Terrain::Red),
+    ("green", overmind_core::map::Terrain::Green),
+    ("yellow", overmind_core::map::Terrain::Yellow),
+    ("building", overmind_core::map::Terrain::Building),
+    ("solid", overmind_core::map::Terrain::Solid),
+];
+
 /// Statuses by the names scripts use (`game:set_status`).
 pub static STATUSES: &[(&str, StatusName)] = &[
     ("knocked_down", StatusName::KnockedDown),
