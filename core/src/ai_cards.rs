@@ -21,7 +21,8 @@ const INTERRUPT_GAIN: f64 = 8.0;
 /// What a lasting stat bonus on an Overmind model that has yet to activate is worth.
 const BONUS_GAIN: f64 = 1.0;
 
-/// The Overmind's card action now, if it takes one: `None` leaves the turn to the usual plan.
+/// The `greedy` Overmind's card action now, if it takes one (a play only when it gains
+/// [`PLAY_GAIN`]): `None` leaves the turn to the usual plan.
 #[must_use]
 pub fn card_action(state: &GameState, content: &Content) -> Option<Action> {
     card_action_above(state, content, PLAY_GAIN)
@@ -51,23 +52,6 @@ fn card_action_above(state: &GameState, content: &Content, least: f64) -> Option
             best_play(state, content)
                 .filter(|(g, _)| *g >= least)
                 .map(|(_, a)| a)
-        }
-        _ => None,
-    }
-}
-
-/// The `greedy` level's cards, a fixed rule with no look-ahead: at the start of its phase it
-/// plays the first card play the rules list (hand order, then target order), whatever it
-/// gains; it never interrupts. The `standard` level weighs them ([`card_action`]).
-#[must_use]
-pub fn greedy_card_action(state: &GameState, content: &Content) -> Option<Action> {
-    if !state.cards.has_hand() {
-        return None;
-    }
-    match (state.phase, state.interrupt) {
-        (Phase::Heroes, Some(_)) => Some(Action::End),
-        (Phase::Overmind, None) if state.active.is_none() && phase_unstarted(state) => {
-            plays(state, content).into_iter().next()
         }
         _ => None,
     }

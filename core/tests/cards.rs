@@ -425,3 +425,75 @@ fn each_overmind_phase_draws_hand_draw_cards_and_never_more_than_hand_size() {
     }
     assert_eq!(seen, [2, 3, 3], "2 a phase, at most 3 held");
 }
+
+/// The levels' card rules (docs/RULES.md §15 "The AI"): a play that gains a little — a Hero
+/// Knocked Down, worth less than a point of Health — is made by the `standard` Overmind, which
+/// plays whatever gains, and not by `greedy`, which plays a card only for a large gain; a card
+/// that gains nothing is played by neither.
+#[test]
+fn the_standard_overmind_plays_a_small_gain_that_greedy_leaves() {
+    let mut w = world();
+    card(
+        &mut w,
+        "trip",
+        Deck::Mutation,
+        CardTarget::Hero,
+        3,
+        Some(Box::new(|ctx, m| {
+            let unit = m.unit.expect("a target");
+            ctx.set_status(unit.as_str(), state::StatusName::KnockedDown, true)
+        })),
+    );
+    card(
+        &mut w,
+        "dud",
+        Deck::Mutation,
+        CardTarget::None,
+        3,
+        Some(Box::new(|_, _| Ok(()))),
+    );
+    // The game deals a Hidden Agenda too: one that never acts.
+    card(
+        &mut w,
+        "idle",
+        Deck::HiddenAgenda,
+        CardTarget::None,
+        1,
+        None,
+    );
+    let mut c = ctl(vec![]);
+    let mut saw_trip = false;
+    for seed in 0..6 {
+        let mut g = card_game(&w, seed);
+        apply(&mut g, &w, &mut c, Action::End);
+        assert_eq!(g.state.phase, state::Phase::Overmind);
+        let holds_trip = g.state.cards.hand.iter().any(|c| c.as_str() == "trip");
+        saw_trip |= holds_trip;
+        let choose = |level| {
+            ai::player(Side::Overmind, level).next_action(View::Overmind(&g.state), &w.content)
+        };
+        let standard = choose(ai::Level::Standard);
+        let greedy = choose(ai::Level::Greedy);
+        assert!(
+            !matches!(greedy, Action::Play { .. }),
+            "seed {seed}: greedy plays only for a gain of 10: {greedy:?}"
+        );
+        if holds_trip {
+            assert!(
+                matches!(&standard, Action::Play { card, target: Some(_), .. } if card.as_str() == "trip"),
+                "seed {seed}: standard trips a Hero: {standard:?}"
+            );
+        }
+        // With only duds in hand, no level plays.
+        let mut duds = g.state.clone();
+        let n = duds.cards.hand.len();
+        duds.cards.hand = vec![Id::from("dud"); n];
+        let standard = ai::player(Side::Overmind, ai::Level::Standard)
+            .next_action(View::Overmind(&duds), &w.content);
+        assert!(
+            !matches!(standard, Action::Play { .. }),
+            "seed {seed}: a dud gains nothing: {standard:?}"
+        );
+    }
+    assert!(saw_trip, "some seed deals the trip card");
+}
