@@ -12,9 +12,8 @@ return card {
       if moment.unit == nil or moment.unit.side ~= "heroes" then
         return
       end
-      local kills = (game.storage.kills or 0) + 1
-      game.storage.kills = kills
-      if kills >= 3 then
+      game.storage.kills = (game.storage.kills or 0) + 1
+      if game.storage.kills >= 3 then
         game:declare_winner("overmind", "Hidden Agenda Cull the Herd: three Heroes are dead")
       end
     end,
