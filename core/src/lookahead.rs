@@ -17,8 +17,9 @@ use crate::view::View;
 use rand::SeedableRng;
 
 /// The look-ahead on each Alien Behaviour option at each level: `standard` scores the
-/// behaviour's own outcome on one copy per option; `strong` plays 12 copies on for 80 more
-/// actions each (the rest of the phase and the reply), well inside a second a decision.
+/// behaviour's own outcome on one copy per option, `strong` on 12 copies, each rolling its own
+/// dice. Playing each copy on (`playout`, by the greedy AIs) won no more games on the demo, 20
+/// or 80 actions on, at 10 to 50 times the cost (docs/BENCHMARKS.md "AI levels").
 #[must_use]
 pub fn budget(level: Level) -> Option<Budget> {
     match level {
@@ -29,7 +30,7 @@ pub fn budget(level: Level) -> Option<Budget> {
         }),
         Level::Strong => Some(Budget {
             samples: 12,
-            playout: 80,
+            playout: 0,
         }),
     }
 }
