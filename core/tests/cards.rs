@@ -45,6 +45,18 @@ fn card(
     );
 }
 
+/// A Mutation card `dud` that does nothing, 3 copies.
+fn dud(w: &mut World) {
+    card(
+        w,
+        "dud",
+        Deck::Mutation,
+        CardTarget::None,
+        3,
+        Some(Box::new(|_, _| Ok(()))),
+    );
+}
+
 /// Two Mutation cards: `bite` (a Hero loses 1 Health) and `dud` (does nothing), 3 copies each;
 /// one Hidden Agenda `plan` whose `victory_check` wins once the log of the script says so.
 fn card_world() -> World {
@@ -60,14 +72,7 @@ fn card_world() -> World {
             ctx.deal_damage(unit.as_str(), 1)
         })),
     );
-    card(
-        &mut w,
-        "dud",
-        Deck::Mutation,
-        CardTarget::None,
-        3,
-        Some(Box::new(|_, _| Ok(()))),
-    );
+    dud(&mut w);
     card(
         &mut w,
         "plan",
@@ -444,14 +449,7 @@ fn the_standard_overmind_plays_a_small_gain_that_greedy_leaves() {
             ctx.set_status(unit.as_str(), state::StatusName::KnockedDown, true)
         })),
     );
-    card(
-        &mut w,
-        "dud",
-        Deck::Mutation,
-        CardTarget::None,
-        3,
-        Some(Box::new(|_, _| Ok(()))),
-    );
+    dud(&mut w);
     // The game deals a Hidden Agenda too: one that never acts.
     card(
         &mut w,
