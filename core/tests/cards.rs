@@ -495,3 +495,41 @@ fn the_standard_overmind_plays_a_small_gain_that_greedy_leaves() {
     }
     assert!(saw_trip, "some seed deals the trip card");
 }
+
+/// `legal_card_actions` (what the card AI weighs) is exactly the card part (plays, discards,
+/// interruptions) of the legal actions a host lists: in the Heroes' phase (none), at the start
+/// of the Overmind's and after a play.
+#[test]
+fn the_legal_card_actions_are_the_card_part_of_the_legal_actions() {
+    let w = card_world();
+    let mut c = ctl(vec![]);
+    let card_part = |g: &Game| -> Vec<Action> {
+        g.legal_actions(&w.content)
+            .into_iter()
+            .filter(|a| {
+                matches!(
+                    a,
+                    Action::Play { .. } | Action::Discard { .. } | Action::Interrupt { .. }
+                )
+            })
+            .collect()
+    };
+    for seed in 0..4 {
+        let mut g = card_game(&w, seed);
+        assert!(
+            g.legal_card_actions(&w.content).is_empty(),
+            "the Heroes play no card"
+        );
+        apply(&mut g, &w, &mut c, Action::End);
+        let cards = g.legal_card_actions(&w.content);
+        assert!(!cards.is_empty(), "seed {seed}: a full hand to play");
+        assert_eq!(cards, card_part(&g), "seed {seed}");
+        let first = cards[0].clone();
+        apply(&mut g, &w, &mut c, first);
+        assert_eq!(
+            g.legal_card_actions(&w.content),
+            card_part(&g),
+            "seed {seed}"
+        );
+    }
+}
