@@ -9,14 +9,9 @@ use overmind_core::{
     Rules, Scripted, Setup, Side, Unit,
 };
 use overmind_scripting::pack::{Kind, PackSet, Reload};
-use overmind_scripting::Problem;
+mod common;
+use common::temp_pack::Pack;
 use std::fs;
-use std::path::PathBuf;
-
-struct Pack {
-    _tmp: tempfile::TempDir,
-    dir: PathBuf,
-}
 
 const HERO: &str = r#"id = "trooper"
 name = "Trooper"
@@ -38,37 +33,6 @@ const STING: &str = r#"return card {
   end,
 }
 "#;
-
-impl Pack {
-    fn new() -> Pack {
-        let tmp = tempfile::tempdir().expect("temp dir");
-        let dir = tmp.path().join("t");
-        let p = Pack { _tmp: tmp, dir };
-        p.write("pack.toml", "name = \"t\"\nversion = \"0.1.0\"\n");
-        p.write("heroes/trooper.toml", HERO);
-        p
-    }
-
-    fn write(&self, rel: &str, text: &str) -> PathBuf {
-        let p = self.dir.join(rel);
-        if let Some(parent) = p.parent() {
-            fs::create_dir_all(parent).expect("folder");
-        }
-        fs::write(&p, text).expect("write");
-        p
-    }
-
-    fn load(&self) -> PackSet {
-        match PackSet::load(std::slice::from_ref(&self.dir)) {
-            Ok(s) => s,
-            Err(ps) => panic!("the test pack loads: {ps:?}"),
-        }
-    }
-
-    fn problems(&self) -> Vec<Problem> {
-        PackSet::load_partial(std::slice::from_ref(&self.dir)).1
-    }
-}
 
 /// An open board, Hero T, the Mutation deck dealt; the Overmind holds `hand`, in its phase.
 fn overmind_phase(set: &PackSet, hand: &[&str]) -> Game {
@@ -145,7 +109,7 @@ fn health(g: &Game) -> u32 {
 
 #[test]
 fn a_card_loads_with_its_deck_target_and_copies() {
-    let pack = Pack::new();
+    let pack = Pack::new(&[("heroes/trooper.toml", HERO)]);
     pack.write("cards/sting.lua", STING);
     let set = pack.load();
     let c = set.content.cards.get("sting").expect("loaded");
@@ -157,7 +121,7 @@ fn a_card_loads_with_its_deck_target_and_copies() {
 
 #[test]
 fn check_reports_unknown_fields_bad_decks_and_cards_that_cannot_act_at_their_lines() {
-    let pack = Pack::new();
+    let pack = Pack::new(&[("heroes/trooper.toml", HERO)]);
     pack.write(
         "cards/typo.lua",
         &STING.replace("  copies = 2,", "  copeis = 2,"),
@@ -199,7 +163,7 @@ fn check_reports_unknown_fields_bad_decks_and_cards_that_cannot_act_at_their_lin
 
 #[test]
 fn a_played_cards_error_is_logged_at_its_line_and_what_it_did_before_stands() {
-    let pack = Pack::new();
+    let pack = Pack::new(&[("heroes/trooper.toml", HERO)]);
     pack.write(
         "cards/sting.lua",
         &STING.replace(
@@ -225,7 +189,7 @@ fn a_played_cards_error_is_logged_at_its_line_and_what_it_did_before_stands() {
 
 #[test]
 fn a_card_file_reloaded_changes_what_the_next_play_does_and_a_broken_edit_keeps_the_last() {
-    let pack = Pack::new();
+    let pack = Pack::new(&[("heroes/trooper.toml", HERO)]);
     let path = pack.write("cards/sting.lua", STING);
     let mut set = pack.load();
     let mut g = overmind_phase(&set, &["sting", "sting"]);

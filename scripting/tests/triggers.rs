@@ -12,15 +12,9 @@ use overmind_core::{
     Rules, Scripted, Setup, Side, Unit,
 };
 use overmind_scripting::pack::{Kind, PackSet, Reload};
-use overmind_scripting::Problem;
+mod common;
+use common::temp_pack::Pack;
 use std::fs;
-use std::path::PathBuf;
-
-/// A pack in a temp dir.
-struct Pack {
-    _tmp: tempfile::TempDir,
-    dir: PathBuf,
-}
 
 const HERO: &str = r#"id = "trooper"
 name = "Trooper"
@@ -104,46 +98,6 @@ const GRUNT: &str = r#"return alien_type {
   movement = 4, melee = 2, defence = 0, health = 1,
 }
 "#;
-
-impl Pack {
-    fn new() -> Pack {
-        let tmp = tempfile::tempdir().expect("temp dir");
-        let dir = tmp.path().join("t");
-        let p = Pack { _tmp: tmp, dir };
-        p.write("pack.toml", "name = \"t\"\nversion = \"0.1.0\"\n");
-        p.write("heroes/trooper.toml", HERO);
-        p.write("heroes/medic.toml", MEDIC);
-        p.write("aliens/grunt.lua", GRUNT);
-        p
-    }
-
-    fn write(&self, rel: &str, text: &str) -> PathBuf {
-        let p = self.dir.join(rel);
-        if let Some(parent) = p.parent() {
-            fs::create_dir_all(parent).expect("folder");
-        }
-        fs::write(&p, text).expect("write");
-        p
-    }
-
-    fn load(&self) -> PackSet {
-        match PackSet::load(std::slice::from_ref(&self.dir)) {
-            Ok(s) => s,
-            Err(ps) => panic!("the test pack loads: {}", lines(&ps)),
-        }
-    }
-
-    fn problems(&self) -> Vec<Problem> {
-        PackSet::load_partial(std::slice::from_ref(&self.dir)).1
-    }
-}
-
-fn lines(ps: &[Problem]) -> String {
-    ps.iter()
-        .map(ToString::to_string)
-        .collect::<Vec<_>>()
-        .join("\n")
-}
 
 /// A 12x6 open board, the heroes `(id, profile, x, y)` on it, no Blips, the Heroes to survive
 /// 10 rounds; every die rolls HIT.
@@ -287,7 +241,11 @@ fn next_round(g: &mut Game, set: &PackSet) {
 
 #[test]
 fn a_hazard_token_hurts_and_knocks_down_the_model_that_steps_onto_it() {
-    let pack = Pack::new();
+    let pack = Pack::new(&[
+        ("heroes/trooper.toml", HERO),
+        ("heroes/medic.toml", MEDIC),
+        ("aliens/grunt.lua", GRUNT),
+    ]);
     pack.write("tokens/acid.lua", ACID);
     let set = pack.load();
     let kind = set
@@ -318,7 +276,11 @@ fn a_hazard_token_hurts_and_knocks_down_the_model_that_steps_onto_it() {
 
 #[test]
 fn an_ability_heals_an_adjacent_hero_once_per_round() {
-    let pack = Pack::new();
+    let pack = Pack::new(&[
+        ("heroes/trooper.toml", HERO),
+        ("heroes/medic.toml", MEDIC),
+        ("aliens/grunt.lua", GRUNT),
+    ]);
     pack.write("abilities/field_medic.lua", FIELD_MEDIC);
     let set = pack.load();
     assert_eq!(
@@ -343,7 +305,11 @@ fn an_ability_heals_an_adjacent_hero_once_per_round() {
 
 #[test]
 fn an_alien_types_killed_hook_runs_where_its_model_fell() {
-    let pack = Pack::new();
+    let pack = Pack::new(&[
+        ("heroes/trooper.toml", HERO),
+        ("heroes/medic.toml", MEDIC),
+        ("aliens/grunt.lua", GRUNT),
+    ]);
     pack.write("tokens/goo.lua", GOO);
     pack.write("aliens/bloater.lua", BLOATER);
     let set = pack.load();
@@ -375,7 +341,11 @@ fn an_alien_types_killed_hook_runs_where_its_model_fell() {
 
 #[test]
 fn a_failing_trigger_is_logged_at_its_line_and_what_it_did_stands() {
-    let pack = Pack::new();
+    let pack = Pack::new(&[
+        ("heroes/trooper.toml", HERO),
+        ("heroes/medic.toml", MEDIC),
+        ("aliens/grunt.lua", GRUNT),
+    ]);
     pack.write(
         "triggers/rockfall.lua",
         r#"return trigger {
@@ -416,7 +386,11 @@ fn a_failing_trigger_is_logged_at_its_line_and_what_it_did_stands() {
 
 #[test]
 fn a_token_file_reloaded_changes_what_the_next_step_does_and_a_broken_edit_keeps_the_last() {
-    let pack = Pack::new();
+    let pack = Pack::new(&[
+        ("heroes/trooper.toml", HERO),
+        ("heroes/medic.toml", MEDIC),
+        ("aliens/grunt.lua", GRUNT),
+    ]);
     let acid = pack.write("tokens/acid.lua", ACID);
     pack.write("tokens/goo.lua", GOO);
     pack.write("aliens/bloater.lua", BLOATER);
@@ -485,7 +459,11 @@ fn a_token_file_reloaded_changes_what_the_next_step_does_and_a_broken_edit_keeps
 
 #[test]
 fn check_reports_unknown_hooks_bad_symbols_and_unknown_heroes_at_their_lines() {
-    let pack = Pack::new();
+    let pack = Pack::new(&[
+        ("heroes/trooper.toml", HERO),
+        ("heroes/medic.toml", MEDIC),
+        ("aliens/grunt.lua", GRUNT),
+    ]);
     pack.write(
         "tokens/bad.lua",
         r#"return token {
@@ -576,7 +554,11 @@ fn check_reports_unknown_hooks_bad_symbols_and_unknown_heroes_at_their_lines() {
 /// the function, and a `before_attack` hook's modifier shows in the roll.
 #[test]
 fn effects_check_their_arguments_and_name_the_function() {
-    let pack = Pack::new();
+    let pack = Pack::new(&[
+        ("heroes/trooper.toml", HERO),
+        ("heroes/medic.toml", MEDIC),
+        ("aliens/grunt.lua", GRUNT),
+    ]);
     pack.write("tokens/goo.lua", GOO);
     pack.write(
         "triggers/probe.lua",
@@ -660,7 +642,11 @@ fn effects_check_their_arguments_and_name_the_function() {
 
 #[test]
 fn victory_check_may_declare_a_winner_and_spawns_enter_play() {
-    let pack = Pack::new();
+    let pack = Pack::new(&[
+        ("heroes/trooper.toml", HERO),
+        ("heroes/medic.toml", MEDIC),
+        ("aliens/grunt.lua", GRUNT),
+    ]);
     pack.write(
         "triggers/siege.lua",
         r#"return trigger {
@@ -724,7 +710,11 @@ fn victory_check_may_declare_a_winner_and_spawns_enter_play() {
 
 #[test]
 fn a_hook_that_spends_its_budget_fails_alone_and_play_goes_on() {
-    let pack = Pack::new();
+    let pack = Pack::new(&[
+        ("heroes/trooper.toml", HERO),
+        ("heroes/medic.toml", MEDIC),
+        ("aliens/grunt.lua", GRUNT),
+    ]);
     pack.write("tokens/acid.lua", ACID);
     pack.write(
         "tokens/snare.lua",
@@ -768,7 +758,11 @@ fn a_hook_that_spends_its_budget_fails_alone_and_play_goes_on() {
 
 #[test]
 fn an_alien_file_reloaded_replaces_its_hooks_where_they_were() {
-    let pack = Pack::new();
+    let pack = Pack::new(&[
+        ("heroes/trooper.toml", HERO),
+        ("heroes/medic.toml", MEDIC),
+        ("aliens/grunt.lua", GRUNT),
+    ]);
     pack.write("tokens/goo.lua", GOO);
     pack.write("tokens/acid.lua", ACID);
     let bloater = pack.write("aliens/bloater.lua", BLOATER);

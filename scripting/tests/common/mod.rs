@@ -2,6 +2,8 @@
 //! the native or the Lua seed behaviours, and a controller that records every decision asked.
 #![allow(dead_code)]
 
+pub mod temp_pack;
+
 use overmind_core::ai::AiController;
 use overmind_core::dice::DieFaces;
 use overmind_core::*;
