@@ -10,27 +10,6 @@ use common::*;
 use serde_json::Value;
 use std::collections::HashMap;
 
-/// Keys that describe what a Blip holds.
-const SECRET_KEYS: &[&str] = &["type", "decoy", "holds", "contents", "size", "leader"];
-
-/// Whether `v` (anywhere inside) describes the contents of Blip `blip`: an object naming the
-/// Blip or one of its models and carrying a secret key.
-fn describes(v: &Value, blip: &str) -> bool {
-    match v {
-        Value::Object(m) => {
-            let names = ["blip", "unit", "id", "model"].iter().any(|k| {
-                m.get(*k).and_then(Value::as_str).is_some_and(|s| {
-                    s == blip || s.strip_prefix(blip).is_some_and(|r| r.starts_with('.'))
-                })
-            });
-            (names && SECRET_KEYS.iter().any(|k| m.contains_key(*k)))
-                || m.values().any(|x| describes(x, blip))
-        }
-        Value::Array(a) => a.iter().any(|x| describes(x, blip)),
-        _ => false,
-    }
-}
-
 /// Check one Heroes' stream; `blips` are the ids of every Blip of the mission.
 fn assert_no_leak(ev: &[Value], blips: &[String], what: &str) {
     let mut revealed_at: HashMap<&str, usize> = HashMap::new();

@@ -181,26 +181,6 @@ fn bad_saves_and_unwritable_pages_are_named_and_nothing_is_written() {
     assert!(html.contains("\"unit_spawned\""), "the spawn is a step");
 }
 
-/// Keys that describe what a Blip holds (as the JSON leak test has them).
-const SECRET_KEYS: &[&str] = &["type", "decoy", "holds", "contents", "size", "leader"];
-
-/// Whether `v` (anywhere inside) describes the contents of Blip `blip`.
-fn describes(v: &Value, blip: &str) -> bool {
-    match v {
-        Value::Object(m) => {
-            let names = ["blip", "unit", "id", "model"].iter().any(|k| {
-                m.get(*k).and_then(Value::as_str).is_some_and(|s| {
-                    s == blip || s.strip_prefix(blip).is_some_and(|r| r.starts_with('.'))
-                })
-            });
-            (names && SECRET_KEYS.iter().any(|k| m.contains_key(*k)))
-                || m.values().any(|x| describes(x, blip))
-        }
-        Value::Array(a) => a.iter().any(|x| describes(x, blip)),
-        _ => false,
-    }
-}
-
 /// Whether `text` names `id` as a word (`b1` in "b1 moves", not in "b10").
 fn names(text: &str, id: &str) -> bool {
     text.match_indices(id).any(|(i, _)| {

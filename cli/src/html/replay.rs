@@ -274,6 +274,20 @@ mod tests {
     use crate::session::Session;
     use overmind_core::Controllers;
 
+    /// At most `actions` AI actions of both sides at `level` (fewer when the game ends).
+    fn ai_play(s: &mut Session, level: overmind_core::ai::Level, actions: usize) {
+        use overmind_core::ai::player;
+        let mut heroes = player(Side::Heroes, level);
+        let mut overmind = player(Side::Overmind, level);
+        for _ in 0..actions {
+            match s.game.to_move() {
+                Some(Side::Heroes) => s.ai_step(heroes.as_mut()),
+                Some(Side::Overmind) => s.ai_step(overmind.as_mut()),
+                None => break,
+            };
+        }
+    }
+
     /// A finished AI game of the demo mission as a save, and the packs to replay it.
     pub(crate) fn game(seed: u64) -> (Save, crate::packs::PackSet) {
         game_at("demo", &[], seed, overmind_core::ai::Level::Greedy)
@@ -286,19 +300,11 @@ mod tests {
         seed: u64,
         level: overmind_core::ai::Level,
     ) -> (Save, crate::packs::PackSet) {
-        use overmind_core::ai::{controller, player};
+        use overmind_core::ai::controller;
         let ctl = Controllers::new(controller(level), controller(level));
         let dirs = crate::packs::dirs(extra);
         let mut s = Session::start(dirs.clone(), mission, seed, ctl).expect("start");
-        let mut heroes = player(Side::Heroes, level);
-        let mut overmind = player(Side::Overmind, level);
-        for _ in 0..5000 {
-            match s.game.to_move() {
-                Some(Side::Heroes) => s.ai_step(heroes.as_mut()),
-                Some(Side::Overmind) => s.ai_step(overmind.as_mut()),
-                None => break,
-            };
-        }
+        ai_play(&mut s, level, 5000);
         let save = s.save();
         let set = crate::packs::load(&dirs).expect("packs");
         (save, set)
@@ -339,7 +345,7 @@ mod tests {
 
     #[test]
     fn a_token_used_up_leaves_the_board_when_its_event_says_so() {
-        use overmind_core::ai::{controller, player, Level};
+        use overmind_core::ai::{controller, Level};
         let expansion = std::path::PathBuf::from(concat!(
             env!("CARGO_MANIFEST_DIR"),
             "/../examples/expansion"
@@ -354,15 +360,7 @@ mod tests {
             let action: overmind_core::Action = serde_json::from_str(a).expect("an action");
             s.apply(action).expect("legal");
         }
-        let mut overmind = player(Side::Overmind, Level::Greedy);
-        let mut heroes = player(Side::Heroes, Level::Greedy);
-        for _ in 0..60 {
-            match s.game.to_move() {
-                Some(Side::Heroes) => s.ai_step(heroes.as_mut()),
-                Some(Side::Overmind) => s.ai_step(overmind.as_mut()),
-                None => break,
-            };
-        }
+        ai_play(&mut s, Level::Greedy, 60);
         let save = s.save();
         let set = crate::packs::load(&dirs).expect("packs");
         let (data, resyncs) = data_of(&save, &set, Side::Heroes);
