@@ -125,11 +125,10 @@ pub(crate) fn as_int(v: &Value) -> Option<i64> {
 
 /// A square read from a `{ x =, y = }` table, if it is one.
 fn pos_of_table(t: &Table) -> mlua::Result<Option<Pos>> {
-    let x: Value = t.raw_get("x")?;
+    let (x, y) = super::build::xy(t)?;
     if x.is_nil() {
         return Ok(None);
     }
-    let y: Value = t.raw_get("y")?;
     let coord = |v: &Value| as_int(v).and_then(|i| i32::try_from(i).ok());
     match (coord(&x), coord(&y)) {
         (Some(x), Some(y)) => Ok(Some(Pos::new(x, y))),
@@ -613,10 +612,7 @@ pub(crate) fn none() -> mlua::Result<MultiValue> {
 
 /// A square as a fresh `{ x =, y = }` table.
 pub(crate) fn square(lua: &Lua, p: Pos) -> mlua::Result<Table> {
-    let t = lua.create_table_with_capacity(0, 2)?;
-    t.raw_set("x", p.x)?;
-    t.raw_set("y", p.y)?;
-    Ok(t)
+    super::build::square(lua, p)
 }
 
 /// A model handle.
@@ -626,11 +622,11 @@ pub(crate) fn model(lua: &Lua, m: ModelInfo) -> mlua::Result<Value> {
 
 /// An array of model handles, in the given order.
 pub(crate) fn models(lua: &Lua, ms: Vec<ModelInfo>) -> mlua::Result<Value> {
-    let t = lua.create_table_with_capacity(ms.len(), 0)?;
-    for (i, m) in ms.into_iter().enumerate() {
-        t.raw_set(i + 1, model(lua, m)?)?;
-    }
-    Ok(Value::Table(t))
+    let handles = ms
+        .into_iter()
+        .map(|m| model(lua, m))
+        .collect::<mlua::Result<Vec<Value>>>()?;
+    Ok(Value::Table(super::build::list(lua, handles)?))
 }
 
 /// A core error as a Lua error, prefixed with the API function unless it names itself.

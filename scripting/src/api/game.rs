@@ -48,14 +48,17 @@ fn blip_handles(
     blips: Vec<(overmind_core::Id, Pos)>,
     movement: u32,
 ) -> mlua::Result<Value> {
-    let t = lua.create_table_with_capacity(blips.len(), 0)?;
-    for (i, (id, pos)) in blips.into_iter().enumerate() {
-        t.raw_set(
-            i + 1,
-            lua.create_any_userdata(BlipRef { id, pos, movement })?,
-        )?;
-    }
-    Ok(Value::Table(t))
+    let handles = blips
+        .into_iter()
+        .map(|(id, pos)| {
+            Ok(Value::UserData(lua.create_any_userdata(BlipRef {
+                id,
+                pos,
+                movement,
+            })?))
+        })
+        .collect::<mlua::Result<Vec<Value>>>()?;
+    Ok(Value::Table(super::build::list(lua, handles)?))
 }
 
 fn heroes(lua: &Lua, _: &GameRef, a: MultiValue) -> mlua::Result<MultiValue> {
@@ -276,11 +279,7 @@ fn squares(lua: &Lua, _: &GameRef, a: MultiValue) -> mlua::Result<MultiValue> {
         }
         Ok(found)
     })?;
-    let t = lua.create_table_with_capacity(found.len(), 0)?;
-    for (i, p) in found.into_iter().enumerate() {
-        t.raw_set(i + 1, args::square(lua, p)?)?;
-    }
-    args::one(t, lua)
+    args::one(super::build::squares(lua, &found)?, lua)
 }
 
 fn in_building(
@@ -334,18 +333,14 @@ pub(crate) fn token_class(ctx: &mut BehaviourCtx<'_, '_>, kind: &str) -> Option<
 
 /// A token as scripts see it: `{ id, kind, class, x, y, carried_by }` (a fresh table).
 pub(crate) fn token_table(lua: &Lua, t: &Token, class: Option<TokenClass>) -> mlua::Result<Table> {
-    let out = lua.create_table_with_capacity(0, 6)?;
-    out.raw_set("id", t.id.as_str())?;
-    out.raw_set("kind", t.kind.as_str())?;
-    if let Some(c) = class {
-        out.raw_set("class", c.name())?;
-    }
-    out.raw_set("x", t.pos.x)?;
-    out.raw_set("y", t.pos.y)?;
-    if let Some(m) = t.carried_by {
-        out.raw_set("carried_by", m.as_str())?;
-    }
-    Ok(out)
+    super::build::token(
+        lua,
+        t.id.as_str(),
+        t.kind.as_str(),
+        class.map(TokenClass::name),
+        t.pos,
+        t.carried_by.as_ref().map(|m| m.as_str()),
+    )
 }
 
 /// Tokens with their classes, for [`token_tables`].
@@ -359,11 +354,11 @@ fn classed(ctx: &mut BehaviourCtx<'_, '_>, ts: Vec<Token>) -> Vec<(Token, Option
 }
 
 fn token_tables(lua: &Lua, ts: Vec<(Token, Option<TokenClass>)>) -> mlua::Result<MultiValue> {
-    let out = lua.create_table_with_capacity(ts.len(), 0)?;
-    for (i, (t, class)) in ts.iter().enumerate() {
-        out.raw_set(i + 1, token_table(lua, t, *class)?)?;
-    }
-    args::one(out, lua)
+    let tables = ts
+        .iter()
+        .map(|(t, class)| Ok(Value::Table(token_table(lua, t, *class)?)))
+        .collect::<mlua::Result<Vec<Value>>>()?;
+    args::one(super::build::list(lua, tables)?, lua)
 }
 
 /// What listing tokens costs: per token in play.

@@ -10,6 +10,7 @@
 
 pub(crate) mod args;
 pub(crate) mod blip;
+pub(crate) mod build;
 pub(crate) mod call;
 pub(crate) mod game;
 pub(crate) mod globals;
@@ -171,11 +172,15 @@ pub static TABLES: &[&dyn ApiTable] = &[
     &rules::RULES,
 ];
 
-/// Registers every table of [`TABLES`] into `sandbox`.
+/// Registers every table of [`TABLES`] into `sandbox`, and the constructors of the tables the
+/// API hands scripts ([`build`]).
 ///
 /// # Errors
 /// The sandbox refused a registration.
 pub fn register_all(sandbox: &Sandbox) -> Result<(), ScriptError> {
+    build::install(sandbox.lua()).map_err(|e| {
+        ScriptError::host(format!("setting up the API's table builders failed: {e}"))
+    })?;
     for table in TABLES {
         table.register(sandbox)?;
     }

@@ -120,13 +120,7 @@ fn reachable_away_from(lua: &Lua, this: &ModelRef, a: MultiValue) -> mlua::Resul
 
 /// Squares with the steps to reach each, as `Square` tables.
 fn square_list(lua: &Lua, squares: Vec<(Pos, u32)>) -> mlua::Result<mlua::Table> {
-    let t = lua.create_table_with_capacity(squares.len(), 0)?;
-    for (i, (p, steps)) in squares.into_iter().enumerate() {
-        let sq = args::square(lua, p)?;
-        sq.raw_set("steps", steps)?;
-        t.raw_set(i + 1, sq)?;
-    }
-    Ok(t)
+    super::build::squares_with_steps(lua, &squares)
 }
 
 fn move_to(lua: &Lua, this: &ModelRef, a: MultiValue) -> mlua::Result<MultiValue> {

@@ -7,6 +7,7 @@
 use super::{Broken, Loaded, ScriptHost};
 use crate::alien::text;
 use crate::api::args;
+use crate::api::build::MomentFields;
 use crate::api::game::{token_class, token_table};
 use crate::api::globals::{DefKind, Definition};
 use crate::api::shape::{attack_name, ABILITY_DEF, TOKEN_DEF, TRIGGER_DEF};
@@ -345,38 +346,30 @@ impl Told {
     }
 
     pub(super) fn table(self, lua: &Lua) -> mlua::Result<Table> {
-        let t = lua.create_table_with_capacity(0, 10)?;
-        if let Some(u) = self.unit {
-            t.raw_set("unit", lua.create_any_userdata(u)?)?;
-        }
-        if let Some(m) = self.model {
-            t.raw_set("model", m.value(lua)?)?;
-        }
-        if let Some(p) = self.at {
-            t.raw_set("at", args::square(lua, p)?)?;
-        }
-        if let Some(s) = self.side {
-            t.raw_set("side", s.name())?;
-        }
-        t.raw_set("round", self.round)?;
-        if let Some((token, class)) = &self.token {
-            t.raw_set("token", token_table(lua, token, *class)?)?;
-        }
-        if let Some(a) = self.attack {
-            t.raw_set("attack", attack_name(a))?;
-        }
-        if let Some(m) = self.target {
-            t.raw_set("target", m.value(lua)?)?;
-        }
-        if let Some(n) = self.amount {
-            t.raw_set("amount", n)?;
-        }
-        if let Some(by) = self.by {
-            t.raw_set("by", by.as_str())?;
-        }
-        if let Some(card) = self.card {
-            t.raw_set("card", card.as_str())?;
-        }
-        Ok(t)
+        crate::api::build::moment(
+            lua,
+            MomentFields {
+                unit: self
+                    .unit
+                    .map(|u| lua.create_any_userdata(u).map(Value::UserData))
+                    .transpose()?,
+                model: self.model.map(|m| m.value(lua)).transpose()?,
+                at: self
+                    .at
+                    .map(|p| args::square(lua, p).map(Value::Table))
+                    .transpose()?,
+                side: self.side.map(|s| s.name()),
+                round: self.round,
+                token: self
+                    .token
+                    .map(|(token, class)| token_table(lua, &token, class).map(Value::Table))
+                    .transpose()?,
+                attack: self.attack.map(attack_name),
+                target: self.target.map(|m| m.value(lua)).transpose()?,
+                amount: self.amount.map(|n| Value::Integer(i64::from(n))),
+                by: self.by.as_ref().map(Id::as_str),
+                card: self.card.as_ref().map(Id::as_str),
+            },
+        )
     }
 }
