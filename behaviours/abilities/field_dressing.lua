@@ -15,12 +15,15 @@ return ability {
         return
       end
       for _, hero in ipairs(game:heroes()) do
-        local of = game:unit(hero.unit)
-        local full = of and of.type and of.type.health or hero.health
-        if hero.id ~= me.id and hero.health < full and game:distance(hero, me) == 1 then
-          game:heal(hero, 1)
-          game.storage.round = moment.round
-          return
+        -- Only a Hero next to her can be healed: look at the others' wounds only then.
+        if hero.id ~= me.id and game:distance(hero, me) == 1 then
+          local of = game:unit(hero.unit)
+          local full = of and of.type and of.type.health or hero.health
+          if hero.health < full then
+            game:heal(hero, 1)
+            game.storage.round = moment.round
+            return
+          end
         end
       end
     end,

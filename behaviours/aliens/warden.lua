@@ -14,12 +14,15 @@ return alien_type {
     activation_start = function(game, moment)
       local unit = moment.unit
       local full = unit and unit.type and unit.type.health
-      if unit == nil or full == nil or #game:heroes_seeing(unit) > 0 then
+      if unit == nil or full == nil then
         return
       end
       for _, m in ipairs(unit:models()) do
+        -- The first wounded model heals, unless a Hero sees the unit (asked only then).
         if m.health < full then
-          game:heal(m, 1)
+          if #game:heroes_seeing(unit) == 0 then
+            game:heal(m, 1)
+          end
           return
         end
       end
