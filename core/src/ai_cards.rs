@@ -8,7 +8,9 @@ use crate::content::Content;
 use crate::decision::Controllers;
 use crate::event::{Change, Event};
 use crate::game::Game;
+use crate::geom::Pos;
 use crate::interrupt::Interrupt;
+use crate::map::Terrain;
 use crate::state::{GameState, Phase, Side};
 use rand::SeedableRng;
 
@@ -113,18 +115,73 @@ fn offered(state: &GameState, content: &Content) -> Action {
     Action::Interrupt { discard }
 }
 
-/// Every legal card play now.
+/// The most squares a square-target card is weighed on: each one is a play on a copy.
+const SQUARE_CANDIDATES: usize = 24;
+
+/// Every legal card play now; a square-target card only on [`square_candidates`].
 fn plays(state: &GameState, content: &Content) -> Vec<Action> {
     let game = Game {
         state: state.clone(),
         log: Vec::new(),
         record: Vec::new(),
     };
-    game.legal_card_actions(content)
+    let legal = game.legal_card_actions(content);
+    let squares = if legal
+        .iter()
+        .any(|a| matches!(a, Action::Play { at: Some(_), .. }))
+    {
+        square_candidates(state)
+    } else {
+        Vec::new()
+    };
+    legal
         .into_iter()
-        // Square cards would try every square: the AI leaves them to people.
-        .filter(|a| matches!(a, Action::Play { at: None, .. }))
+        .filter(|a| match a {
+            Action::Play { at: Some(p), .. } => squares.contains(p),
+            Action::Play { .. } => true,
+            _ => false,
+        })
         .collect()
+}
+
+/// The squares a square-target card is weighed on: where a card can matter, since weighing
+/// every square of the map would play it once per square. Each Hero's square and the squares
+/// around it (a blast, a trap, something thrown at them), each revealed Alien's and face-down
+/// Blip's square (what the Overmind has there), and the Overmind's yellow squares (where units
+/// enter); at most [`SQUARE_CANDIDATES`], nearest a Hero first, then row by row.
+fn square_candidates(state: &GameState) -> Vec<Pos> {
+    let map = &state.map;
+    let heroes: Vec<Pos> = state.hero_models().map(|m| m.pos).collect();
+    let mut squares: Vec<Pos> = Vec::new();
+    for h in &heroes {
+        for dy in -1..=1 {
+            for dx in -1..=1 {
+                squares.push(Pos::new(h.x + dx, h.y + dy));
+            }
+        }
+    }
+    squares.extend(
+        state
+            .units
+            .iter()
+            .filter(|u| u.side == Side::Overmind)
+            .flat_map(|u| u.models.iter().map(|m| m.pos)),
+    );
+    squares.extend(state.blips.iter().map(|b| b.pos));
+    for y in 0..map.height() {
+        for x in 0..map.width() {
+            let p = Pos::new(x, y);
+            if map.terrain(p) == Terrain::Yellow {
+                squares.push(p);
+            }
+        }
+    }
+    squares.retain(|p| map.in_bounds(*p));
+    let nearest = |p: &Pos| heroes.iter().map(|h| h.distance(*p)).min().unwrap_or(0);
+    squares.sort_by_key(|p| (nearest(p), p.y, p.x));
+    squares.dedup();
+    squares.truncate(SQUARE_CANDIDATES);
+    squares
 }
 
 /// The best card play and its gain.

@@ -496,6 +496,67 @@ fn the_standard_overmind_plays_a_small_gain_that_greedy_leaves() {
     assert!(saw_trip, "some seed deals the trip card");
 }
 
+/// A card that targets a square is played by the AI too (docs/RULES.md §15.7 "The AI"): weighed
+/// on the squares where a card can matter, it lands on a Hero's square when that is where it
+/// hurts; on an empty square it does nothing and is not played there.
+#[test]
+fn the_standard_overmind_plays_a_square_card_where_it_gains() {
+    let mut w = world();
+    card(
+        &mut w,
+        "mortar",
+        Deck::Mutation,
+        CardTarget::Square,
+        6,
+        Some(Box::new(|ctx, m| {
+            let at = m.at.expect("a square");
+            let hit = ctx
+                .state()
+                .units
+                .iter()
+                .find(|u| u.side == Side::Heroes && u.models.iter().any(|x| x.pos == at))
+                .map(|u| u.id);
+            match hit {
+                Some(unit) => ctx.deal_damage(unit.as_str(), 2),
+                None => Ok(()),
+            }
+        })),
+    );
+    card(
+        &mut w,
+        "idle",
+        Deck::HiddenAgenda,
+        CardTarget::None,
+        1,
+        None,
+    );
+    let mut c = ctl(vec![]);
+    let mut g = card_game(&w, 0);
+    apply(&mut g, &w, &mut c, Action::End);
+    assert_eq!(g.state.phase, state::Phase::Overmind);
+    assert!(g.state.cards.hand.iter().all(|c| c.as_str() == "mortar"));
+    let heroes: Vec<Pos> = g.state.hero_models().map(|m| m.pos).collect();
+    let action = ai::player(Side::Overmind, ai::Level::Standard)
+        .next_action(View::Overmind(&g.state), &w.content);
+    match &action {
+        Action::Play {
+            card,
+            target: None,
+            at: Some(p),
+        } => {
+            assert_eq!(card.as_str(), "mortar");
+            assert!(heroes.contains(p), "on a Hero's square {heroes:?}: {p:?}");
+        }
+        other => panic!("the standard Overmind plays the mortar: {other:?}"),
+    }
+    // The play is legal as the AI gives it, and hurts the Hero there.
+    let events = apply(&mut g, &w, &mut c, action);
+    assert!(
+        events.iter().any(|e| matches!(e, Event::Damage { .. })),
+        "{events:#?}"
+    );
+}
+
 /// `legal_card_actions` (what the card AI weighs) is exactly the card part (plays, discards,
 /// interruptions) of the legal actions a host lists: in the Heroes' phase (none), at the start
 /// of the Overmind's and after a play.

@@ -218,3 +218,44 @@ fn a_card_file_reloaded_changes_what_the_next_play_does_and_a_broken_edit_keeps_
         "the card in hand played the new version (3 damage)"
     );
 }
+
+/// A Lua card played on a square (`target = "square"`): `ctx.at` is that square; the card hits
+/// a Hero standing there. The `standard` Overmind AI weighs it on the squares where a card can
+/// matter and plays it on the Hero's square (docs/RULES.md §15.7 "The AI").
+const MORTAR: &str = r#"return card {
+  id = "mortar",
+  name = "Mortar",
+  text = "A Hero on the square loses 2 Health.",
+  deck = "mutation",
+  target = "square",
+  play = function(game, ctx)
+    for _, hero in ipairs(game:heroes()) do
+      if hero.x == ctx.at.x and hero.y == ctx.at.y then
+        game:damage(hero, 2)
+      end
+    end
+  end,
+}
+"#;
+
+#[test]
+fn a_square_card_acts_on_its_square_and_the_ai_plays_it_where_it_hurts() {
+    let pack = Pack::new(&[("heroes/trooper.toml", HERO)]);
+    pack.write("cards/mortar.lua", MORTAR);
+    let set = pack.load();
+    let on = |x, y| Action::Play {
+        card: "mortar".into(),
+        target: None,
+        at: Some(Pos::new(x, y)),
+    };
+    let mut g = overmind_phase(&set, &["mortar", "mortar"]);
+    act(&mut g, &set, on(3, 2));
+    assert_eq!(health(&g), 8, "nobody on 3,2");
+    act(&mut g, &set, on(0, 0));
+    assert_eq!(health(&g), 6, "the Hero on 0,0 is hit");
+
+    let g = overmind_phase(&set, &["mortar"]);
+    let chosen = overmind_core::ai::player(Side::Overmind, overmind_core::ai::Level::Standard)
+        .next_action(overmind_core::View::Overmind(&g.state), &set.content);
+    assert_eq!(chosen, on(0, 0), "the AI aims at the Hero");
+}
