@@ -6,6 +6,7 @@ use crate::decision::{Choice, Controller, Controllers, Decision, DecisionKind};
 use crate::game::Game;
 use crate::geom::Pos;
 use crate::id::Id;
+use crate::interrupt::Interrupt;
 use crate::los::LineOfSight;
 use crate::map::Obstacles;
 use crate::movement::{adjacent, reachable, Goal, GoalField};
@@ -424,6 +425,15 @@ pub(crate) fn overmind_turn(
         .iter()
         .filter(|u| u.side == Side::Overmind && u.alive() && !u.activated)
         .map(|u| u.id.as_str());
+    if matches!(state.interrupt, Some(Interrupt::Acting { unit: None })) && state.active.is_none() {
+        // An interruption's one activation, in the Heroes' phase: spent on a unit that attacks a
+        // Hero now, before the Heroes can act; any other activation keeps for its own phase.
+        return units
+            .filter_map(|id| state.unit(id))
+            .filter_map(|u| unit(state, content, &o, &heroes, u))
+            .find(|a| matches!(a, Action::Melee { .. } | Action::Shoot { .. }))
+            .unwrap_or(Action::End);
+    }
     next_of(state, blips.chain(units), |id| {
         if let Some(b) = state.blip(id) {
             blip(state, &o, &heroes, b)

@@ -24,13 +24,23 @@ const INTERRUPT_GAIN: f64 = 8.0;
 const BONUS_GAIN: f64 = 1.0;
 
 /// The `greedy` Overmind's card action now, if it takes one (a play only when it gains
-/// [`PLAY_GAIN`]): `None` leaves the turn to the usual plan.
+/// [`PLAY_GAIN`]): `None` leaves the turn to the usual plan. Interrupting, it plays cards and
+/// then lets the Heroes go on.
 #[must_use]
 pub fn card_action(state: &GameState, content: &Content) -> Option<Action> {
-    card_action_above(state, content, PLAY_GAIN)
+    let acting = matches!(
+        (state.phase, state.interrupt),
+        (Phase::Heroes, Some(Interrupt::Acting { unit: None }))
+    );
+    match card_action_above(state, content, PLAY_GAIN) {
+        None if acting && state.cards.has_hand() => Some(Action::End),
+        other => other,
+    }
 }
 
 /// The `standard` level's cards: as [`card_action`], playing every card that gains.
+/// Interrupting, once no card gains, `None` leaves the choice of the interruption's one
+/// activation to the turn's plan ([`crate::ai`] `overmind_turn`).
 #[must_use]
 pub fn standard_card_action(state: &GameState, content: &Content) -> Option<Action> {
     card_action_above(state, content, STANDARD_PLAY_GAIN)
@@ -42,11 +52,9 @@ fn card_action_above(state: &GameState, content: &Content, least: f64) -> Option
     }
     match (state.phase, state.interrupt) {
         (Phase::Heroes, Some(Interrupt::Offered)) => Some(offered(state, content)),
-        (Phase::Heroes, Some(Interrupt::Acting { unit: None })) => Some(
-            best_play(state, content)
-                .filter(|(g, _)| *g >= least)
-                .map_or(Action::End, |(_, a)| a),
-        ),
+        (Phase::Heroes, Some(Interrupt::Acting { unit: None })) => best_play(state, content)
+            .filter(|(g, _)| *g >= least)
+            .map(|(_, a)| a),
         // Weighed at the start of the phase (before any of its activations, again after each
         // card it plays there): a card's worth hardly changes between activations, and every
         // weighing plays each card once more on a copy.

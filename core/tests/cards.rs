@@ -356,6 +356,67 @@ fn interrupting_discards_two_and_the_overmind_activates_one_unit_then_the_heroes
     );
 }
 
+/// An interruption's activation (docs/RULES.md §15.4) is spent by the `standard` AI on an Alien
+/// Unit that can attack a Hero now; with none that can, it lets the Heroes go on and keeps its
+/// units for its own phase. `greedy`, the reference, only ever plays cards when interrupting.
+#[test]
+fn interrupting_the_standard_overmind_attacks_with_a_unit_that_can() {
+    let mut w = card_world();
+    dud(&mut w);
+    let mut g = card_game(&w, 3);
+    let acting = |g: &mut Game, at: Pos| {
+        let mut st = g.state.clone();
+        st.phase = Phase::Heroes;
+        st.active = None;
+        st.interrupt = Some(Interrupt::Acting { unit: None });
+        st.cards.hand = vec![Id::from("dud"); 3];
+        st.units.push(state::Unit {
+            id: "G".into(),
+            side: Side::Overmind,
+            models: vec![state::Model {
+                id: "G.1".into(),
+                kind: "grunt".into(),
+                pos: at,
+                health: 1,
+                max_health: 1,
+                status: Default::default(),
+            }],
+            activated: false,
+            used: vec![],
+            overwatch: None,
+            xp: 0,
+            from_blip: None,
+            extracted: false,
+        });
+        st.moved();
+        st
+    };
+    let choose = |st: &state::GameState, level| {
+        ai::player(Side::Overmind, level).next_action(View::Overmind(st), &w.content)
+    };
+    // Next to Hero T at 0,0.
+    let near = acting(&mut g, Pos::new(1, 0));
+    let standard = choose(&near, ai::Level::Standard);
+    assert!(
+        matches!(&standard, Action::Melee { unit, .. } if unit.as_str() == "G"),
+        "the grunt attacks: {standard:?}"
+    );
+    assert_eq!(choose(&near, ai::Level::Greedy), Action::End);
+    // Far from every Hero: nothing to attack now.
+    let far = acting(&mut g, Pos::new(8, 4));
+    assert_eq!(choose(&far, ai::Level::Standard), Action::End);
+    // The attack is legal as the AI gives it, and it is the interruption's one activation.
+    g.state = near;
+    let mut c = ctl(vec![]);
+    apply(&mut g, &w, &mut c, standard);
+    assert_eq!(
+        g.state.interrupt,
+        Some(Interrupt::Acting {
+            unit: Some(Id::from("G"))
+        })
+    );
+}
+
 #[test]
 fn a_hidden_agenda_is_turned_up_when_it_acts_and_wins_for_the_overmind() {
     let w = card_world();
