@@ -57,6 +57,20 @@ fn dud(w: &mut World) {
     );
 }
 
+/// A Hidden Agenda `idle` that never acts (a game dealing both decks needs one).
+fn idle_agenda(w: &mut World) {
+    card(w, "idle", Deck::HiddenAgenda, CardTarget::None, 1, None);
+}
+
+/// Game `seed` of [`card_game`] once the Heroes have ended their first phase: the Overmind's
+/// phase, its hand drawn.
+fn in_overmind_phase(w: &World, seed: u64, c: &mut Controllers) -> Game {
+    let mut g = card_game(w, seed);
+    apply(&mut g, w, c, Action::End);
+    assert_eq!(g.state.phase, state::Phase::Overmind);
+    g
+}
+
 /// Two Mutation cards: `bite` (a Hero loses 1 Health) and `dud` (does nothing), 3 copies each;
 /// one Hidden Agenda `plan` whose `victory_check` wins once the log of the script says so.
 fn card_world() -> World {
@@ -364,38 +378,20 @@ fn interrupting_the_standard_overmind_attacks_with_a_unit_that_can() {
     let mut w = card_world();
     dud(&mut w);
     let mut g = card_game(&w, 3);
-    let acting = |g: &mut Game, at: Pos| {
+    let acting = |g: &mut Game, at: [i32; 2]| {
         let mut st = g.state.clone();
         st.phase = Phase::Heroes;
         st.active = None;
         st.interrupt = Some(Interrupt::Acting { unit: None });
         st.cards.hand = vec![Id::from("dud"); 3];
-        st.units.push(state::Unit {
-            id: "G".into(),
-            side: Side::Overmind,
-            models: vec![state::Model {
-                id: "G.1".into(),
-                kind: "grunt".into(),
-                pos: at,
-                health: 1,
-                max_health: 1,
-                status: Default::default(),
-            }],
-            activated: false,
-            used: vec![],
-            overwatch: None,
-            xp: 0,
-            from_blip: None,
-            extracted: false,
-        });
-        st.moved();
+        push_alien(&mut st, "G", "grunt", &[at], 1);
         st
     };
     let choose = |st: &state::GameState, level| {
         ai::player(Side::Overmind, level).next_action(View::Overmind(st), &w.content)
     };
     // Next to Hero T at 0,0.
-    let near = acting(&mut g, Pos::new(1, 0));
+    let near = acting(&mut g, [1, 0]);
     let standard = choose(&near, ai::Level::Standard);
     assert!(
         matches!(&standard, Action::Melee { unit, .. } if unit.as_str() == "G"),
@@ -403,7 +399,7 @@ fn interrupting_the_standard_overmind_attacks_with_a_unit_that_can() {
     );
     assert_eq!(choose(&near, ai::Level::Greedy), Action::End);
     // Far from every Hero: nothing to attack now.
-    let far = acting(&mut g, Pos::new(8, 4));
+    let far = acting(&mut g, [8, 4]);
     assert_eq!(choose(&far, ai::Level::Standard), Action::End);
     // The attack is legal as the AI gives it, and it is the interruption's one activation.
     g.state = near;
@@ -512,20 +508,11 @@ fn the_standard_overmind_plays_a_small_gain_that_greedy_leaves() {
     );
     dud(&mut w);
     // The game deals a Hidden Agenda too: one that never acts.
-    card(
-        &mut w,
-        "idle",
-        Deck::HiddenAgenda,
-        CardTarget::None,
-        1,
-        None,
-    );
+    idle_agenda(&mut w);
     let mut c = ctl(vec![]);
     let mut saw_trip = false;
     for seed in 0..6 {
-        let mut g = card_game(&w, seed);
-        apply(&mut g, &w, &mut c, Action::End);
-        assert_eq!(g.state.phase, state::Phase::Overmind);
+        let g = in_overmind_phase(&w, seed, &mut c);
         let holds_trip = g.state.cards.hand.iter().any(|c| c.as_str() == "trip");
         saw_trip |= holds_trip;
         let choose = |level| {
@@ -583,18 +570,9 @@ fn the_standard_overmind_plays_a_square_card_where_it_gains() {
             }
         })),
     );
-    card(
-        &mut w,
-        "idle",
-        Deck::HiddenAgenda,
-        CardTarget::None,
-        1,
-        None,
-    );
+    idle_agenda(&mut w);
     let mut c = ctl(vec![]);
-    let mut g = card_game(&w, 0);
-    apply(&mut g, &w, &mut c, Action::End);
-    assert_eq!(g.state.phase, state::Phase::Overmind);
+    let mut g = in_overmind_phase(&w, 0, &mut c);
     assert!(g.state.cards.hand.iter().all(|c| c.as_str() == "mortar"));
     let heroes: Vec<Pos> = g.state.hero_models().map(|m| m.pos).collect();
     let action = ai::player(Side::Overmind, ai::Level::Standard)

@@ -105,39 +105,46 @@ pub(crate) fn square(lua: &Lua, p: Pos) -> mlua::Result<Table> {
     builders(lua)?.square.call((p.x, p.y))
 }
 
+/// A fresh array filled by `append(t, at, ...)` calls of at most [`CHUNK`] values each: `per`
+/// values for each item, pushed by `push`.
+fn filled<T>(
+    lua: &Lua,
+    append: &Function,
+    items: &[T],
+    per: usize,
+    push: impl Fn(&mut MultiValue, &T),
+) -> mlua::Result<Table> {
+    let t = lua.create_table()?;
+    let n = CHUNK / per;
+    for (k, chunk) in items.chunks(n).enumerate() {
+        let mut args = MultiValue::with_capacity(chunk.len() * per + 2);
+        args.push_back(Value::Table(t.clone()));
+        args.push_back(Value::Integer((k * n) as i64));
+        for item in chunk {
+            push(&mut args, item);
+        }
+        append.call::<()>(args)?;
+    }
+    Ok(t)
+}
+
 /// An array of `{ x, y, steps }` tables, in the given order.
 pub(crate) fn squares_with_steps(lua: &Lua, squares: &[(Pos, u32)]) -> mlua::Result<Table> {
     let b = builders(lua)?;
-    let t = lua.create_table()?;
-    for (k, chunk) in squares.chunks(CHUNK / 3).enumerate() {
-        let mut args = MultiValue::with_capacity(chunk.len() * 3 + 2);
-        args.push_back(Value::Table(t.clone()));
-        args.push_back(Value::Integer((k * (CHUNK / 3)) as i64));
-        for (p, steps) in chunk {
-            args.push_back(Value::Integer(i64::from(p.x)));
-            args.push_back(Value::Integer(i64::from(p.y)));
-            args.push_back(Value::Integer(i64::from(*steps)));
-        }
-        b.append_steps.call::<()>(args)?;
-    }
-    Ok(t)
+    filled(lua, &b.append_steps, squares, 3, |args, (p, steps)| {
+        args.push_back(Value::Integer(i64::from(p.x)));
+        args.push_back(Value::Integer(i64::from(p.y)));
+        args.push_back(Value::Integer(i64::from(*steps)));
+    })
 }
 
 /// An array of `{ x, y }` tables, in the given order.
 pub(crate) fn squares(lua: &Lua, squares: &[Pos]) -> mlua::Result<Table> {
     let b = builders(lua)?;
-    let t = lua.create_table()?;
-    for (k, chunk) in squares.chunks(CHUNK / 2).enumerate() {
-        let mut args = MultiValue::with_capacity(chunk.len() * 2 + 2);
-        args.push_back(Value::Table(t.clone()));
-        args.push_back(Value::Integer((k * (CHUNK / 2)) as i64));
-        for p in chunk {
-            args.push_back(Value::Integer(i64::from(p.x)));
-            args.push_back(Value::Integer(i64::from(p.y)));
-        }
-        b.append_squares.call::<()>(args)?;
-    }
-    Ok(t)
+    filled(lua, &b.append_squares, squares, 2, |args, p| {
+        args.push_back(Value::Integer(i64::from(p.x)));
+        args.push_back(Value::Integer(i64::from(p.y)));
+    })
 }
 
 /// An array of `values` (none nil), in order.
@@ -146,18 +153,9 @@ pub(crate) fn list(lua: &Lua, values: Vec<Value>) -> mlua::Result<Table> {
     if values.len() <= CHUNK {
         return b.list.call(MultiValue::from_vec(values));
     }
-    let t = lua.create_table()?;
-    let mut at = 0usize;
-    let mut values = values.into_iter().peekable();
-    while values.peek().is_some() {
-        let mut args = MultiValue::with_capacity(CHUNK + 2);
-        args.push_back(Value::Table(t.clone()));
-        args.push_back(Value::Integer(at as i64));
-        args.extend(values.by_ref().take(CHUNK));
-        at += args.len() - 2;
-        b.append.call::<()>(args)?;
-    }
-    Ok(t)
+    filled(lua, &b.append, &values, 1, |args, v| {
+        args.push_back(v.clone())
+    })
 }
 
 /// A trigger's moment: each field that is `Some`.
