@@ -469,3 +469,73 @@ fn play_plays_each_side_at_its_level_and_replays() {
     let replay = ok(&["replay", &s]);
     assert!(replay.contains("replays identically"), "{replay}");
 }
+
+/// Shards are told apart by what their packs and mission hold, not by where the packs are
+/// (docs/PLAYING.md "Past one machine"): shards played from copies of the base pack at other
+/// paths merge into exactly the one run; a shard whose pack differs in one Lua file is refused,
+/// naming that; a changed scenario test, which no game reads, changes nothing.
+#[test]
+fn shards_from_copies_elsewhere_merge_and_shards_of_other_content_do_not() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (one, two) = (dir.path().join("one"), dir.path().join("two"));
+    for d in [&one, &two] {
+        copy_dir(&root().join("behaviours"), &d.join("behaviours"));
+    }
+    let shard_in = |at: &Path, i: u64| -> PathBuf {
+        let out = at.join(format!("shard-{i}.json"));
+        let shard = format!("{i}/2");
+        let o = run_in(
+            at,
+            &[
+                "simulate",
+                "--games",
+                "6",
+                "--heroes-ai",
+                "greedy",
+                "--shard",
+                &shard,
+                "--out",
+                &path_str(&out),
+            ],
+            "",
+        );
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        out
+    };
+    let whole = untimed_json(&ok(&[
+        "simulate",
+        "--games",
+        "6",
+        "--heroes-ai",
+        "greedy",
+        "--json",
+    ]));
+    let same = |files: &[PathBuf]| {
+        let mut merged = untimed_json(&merge(files, true));
+        let mut want = whole.clone();
+        // The report names the packs where the first shard found them.
+        for v in [&mut merged, &mut want] {
+            v.as_object_mut().expect("object").remove("packs");
+        }
+        assert_eq!(merged, want, "the merge is the one run");
+    };
+    let first = shard_in(&one, 1);
+    same(&[first.clone(), shard_in(&two, 2)]);
+
+    // A scenario test is not content: the shards still agree.
+    let test = two.join("behaviours/tests/rush.toml");
+    let text = std::fs::read_to_string(&test).expect("read");
+    std::fs::write(&test, format!("{text}\n# edited\n")).expect("write");
+    same(&[first.clone(), shard_in(&two, 2)]);
+
+    // A behaviour differs by a comment: another simulation.
+    let rush = two.join("behaviours/behaviours/rush.lua");
+    let text = std::fs::read_to_string(&rush).expect("read");
+    std::fs::write(&rush, format!("{text}-- edited\n")).expect("write");
+    let other = shard_in(&two, 2);
+    let err = merge_fails(&[first, other.clone()]);
+    assert!(
+        err.contains(&path_str(&other)) && err.contains("content of the packs and the mission"),
+        "{err}"
+    );
+}

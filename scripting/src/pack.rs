@@ -196,6 +196,34 @@ fn files(dir: &Path, sub: &str, ext: &str) -> Vec<PathBuf> {
     v
 }
 
+/// The folders a pack's content is read from, with their files' extension, in load order.
+const CONTENT_FOLDERS: [(&str, &str); 8] = [
+    ("behaviours", "lua"),
+    ("aliens", "lua"),
+    ("heroes", "toml"),
+    ("missions", "toml"),
+    ("tokens", "lua"),
+    ("abilities", "lua"),
+    ("triggers", "lua"),
+    ("cards", "lua"),
+];
+
+/// Every file of the pack in `dir` that loading it reads: `pack.toml`, `rules.toml` (when
+/// there is one), then each content folder's files, sorted. Its scenario tests and API stubs
+/// are not among them: they change nothing a game does.
+#[must_use]
+pub fn content_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = ["pack.toml", "rules.toml"]
+        .iter()
+        .map(|f| dir.join(f))
+        .filter(|p| p.is_file())
+        .collect();
+    for (sub, ext) in CONTENT_FOLDERS {
+        out.extend(files(dir, sub, ext));
+    }
+    out
+}
+
 /// A script error as a problem in `path`: at the token a syntax error names, else at its
 /// line's first non-blank character.
 pub fn script_problem(path: &Path, text: &str, e: &ScriptError) -> Problem {

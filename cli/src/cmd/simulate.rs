@@ -280,6 +280,11 @@ pub fn run(args: &Args) -> Result<(), CliError> {
     let shard = args.shard.unwrap_or(Shard::ALL);
     let dirs = packs::dirs(&args.packs);
     let set = packs::load(&dirs)?;
+    let content = args.shard.map(|_| {
+        let mut all = dirs.clone();
+        all.extend(args.compare.as_deref().map(packs::absolute));
+        content_fingerprint(&all, set.mission_path(&args.mission).ok().as_deref())
+    });
     let meta = |set: &PackSet| Meta {
         mission: packs::mission_ref(set, &args.mission),
         games,
@@ -363,7 +368,7 @@ pub fn run(args: &Args) -> Result<(), CliError> {
     };
     match args.shard {
         Some(shard) => {
-            let text = json(&ShardFile::of(&outcome, shard));
+            let text = json(&ShardFile::of(&outcome, shard, content.unwrap_or_default()));
             match &args.out {
                 Some(path) => write_atomically(path, &text),
                 None => Ok(crate::output::print(&text)?),
@@ -898,8 +903,9 @@ fn difference_table(base: &Report, with: &Report) -> String {
 
 /// The `format` of a shard report.
 const SHARD_FORMAT: &str = "overmind simulate shard";
-/// The shard report version this build writes and reads.
-const SHARD_VERSION: u32 = 1;
+/// The shard report version this build writes and reads (2: shards are told apart by what
+/// their packs hold, [`content_fingerprint`], not by where the packs are).
+const SHARD_VERSION: u32 = 2;
 
 /// The seeds a shard played: `first`, `first + step`, … (`count` of them, wrapping like the
 /// seeds of a run).
@@ -931,10 +937,45 @@ pub struct ShardFile {
     pub base: Run,
     /// The run with the compared pack.
     pub compare: Option<Compared>,
+    /// What the packs (and the compared pack) and the mission file hold:
+    /// [`content_fingerprint`].
+    pub content: String,
+}
+
+/// A fingerprint of everything a run reads that can change a game: each pack's files in load
+/// order (`overmind_scripting::pack::content_files`: `pack.toml`, `rules.toml`, the content
+/// folders), each named by its path inside its pack, then the mission file. Shards of one
+/// simulation run on other machines, from checkouts at other paths, agree on it; shards whose
+/// packs differ in one byte do not. FNV-1a, 64 bits, as the saves' hashes.
+fn content_fingerprint(dirs: &[PathBuf], mission: Option<&Path>) -> String {
+    let mut h = crate::save::Fnv::default();
+    let file = |h: &mut crate::save::Fnv, name: &Path, path: &Path| {
+        h.write(name.to_string_lossy().as_bytes());
+        h.write(&[0]);
+        match std::fs::read(path) {
+            Ok(bytes) => {
+                h.write(&(bytes.len() as u64).to_le_bytes());
+                h.write(&bytes);
+            }
+            Err(_) => h.write(b"unreadable"),
+        }
+    };
+    for dir in dirs {
+        h.write(b"pack\0");
+        for path in overmind_scripting::pack::content_files(dir) {
+            let name = path.strip_prefix(dir).unwrap_or(&path);
+            file(&mut h, name, &path);
+        }
+    }
+    if let Some(m) = mission {
+        h.write(b"mission\0");
+        file(&mut h, Path::new(""), m);
+    }
+    h.hex()
 }
 
 impl ShardFile {
-    fn of(o: &Outcome, shard: Shard) -> ShardFile {
+    fn of(o: &Outcome, shard: Shard, content: String) -> ShardFile {
         ShardFile {
             format: SHARD_FORMAT.into(),
             version: SHARD_VERSION,
@@ -951,6 +992,7 @@ impl ShardFile {
             first_seed: o.meta.first_seed,
             base: o.base.clone(),
             compare: o.compare.clone(),
+            content,
         }
     }
 
@@ -1059,32 +1101,29 @@ fn json_message(e: &serde_json::Error) -> String {
 
 /// How two shards of one simulation must agree, as `(what, value)` pairs for messages.
 fn identity(f: &ShardFile) -> Vec<(&'static str, String)> {
-    let paths = |v: &[PathBuf]| {
+    // Packs are told apart by what they hold, not where they are: each machine may have its
+    // checkout elsewhere. Their names stay in the report, for people.
+    let names = |v: &[PathBuf]| {
         v.iter()
-            .map(|p| p.display().to_string())
+            .map(|p| file_name(p))
             .collect::<Vec<_>>()
             .join(", ")
     };
     vec![
-        ("mission", f.mission.clone()),
+        ("mission", file_name(Path::new(&f.mission))),
         ("overmind AI", f.overmind_ai.to_string()),
         ("heroes AI", f.heroes_ai.to_string()),
         ("games in all", f.games.to_string()),
         ("first seed", f.first_seed.to_string()),
         ("number of shards", f.shard.count.to_string()),
-        ("packs", paths(&f.base.packs)),
+        ("packs", names(&f.base.packs)),
         (
             "compared pack",
             f.compare
                 .as_ref()
-                .map_or_else(|| "none".into(), |c| c.pack.display().to_string()),
+                .map_or_else(|| "none".into(), |c| file_name(&c.pack)),
         ),
-        (
-            "packs with the compared pack",
-            f.compare
-                .as_ref()
-                .map_or_else(|| "none".into(), |c| paths(&c.run.packs)),
-        ),
+        ("content of the packs and the mission", f.content.clone()),
         (
             "comparison",
             f.compare
@@ -1093,6 +1132,14 @@ fn identity(f: &ShardFile) -> Vec<(&'static str, String)> {
                 .unwrap_or_else(|| "none".into()),
         ),
     ]
+}
+
+/// The last part of a path (a mission id is its own).
+fn file_name(p: &Path) -> String {
+    p.file_name().map_or_else(
+        || p.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    )
 }
 
 /// Two runs of slices, added up.
