@@ -480,28 +480,36 @@ fn shards_from_copies_elsewhere_merge_and_shards_of_other_content_do_not() {
     let (one, two) = (dir.path().join("one"), dir.path().join("two"));
     for d in [&one, &two] {
         copy_dir(&root().join("behaviours"), &d.join("behaviours"));
+        copy_dir(&root().join("examples/expansion"), &d.join("expansion"));
     }
-    let shard_in = |at: &Path, i: u64| -> PathBuf {
-        let out = at.join(format!("shard-{i}.json"));
+    let shard_of = |at: &Path, i: u64, extra: &[&str]| -> PathBuf {
+        let out = at.join(format!("shard-{i}{}.json", extra.len()));
         let shard = format!("{i}/2");
-        let o = run_in(
-            at,
-            &[
-                "simulate",
-                "--games",
-                "6",
-                "--heroes-ai",
-                "greedy",
-                "--shard",
-                &shard,
-                "--out",
-                &path_str(&out),
-            ],
-            "",
-        );
+        let o_path = path_str(&out);
+        let mut args = vec![
+            "simulate",
+            "--games",
+            "6",
+            "--heroes-ai",
+            "greedy",
+            "--shard",
+            &shard,
+            "--out",
+            &o_path,
+        ];
+        args.extend(extra);
+        let o = run_in(at, &args, "");
         assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
         out
     };
+    let shard_in = |at: &Path, i: u64| shard_of(at, i, &[]);
+    // A comparison over the pack's own mission, the pack given as a relative path.
+    let own = ["--mission", "lurker_den", "--compare", "expansion"];
+    let compared = merge(&[shard_of(&one, 1, &own), shard_of(&two, 2, &own)], false);
+    assert!(
+        compared.starts_with("compare: mission lurker_den cannot be played without expansion,"),
+        "{compared}"
+    );
     let whole = untimed_json(&ok(&[
         "simulate",
         "--games",

@@ -344,7 +344,9 @@ pub fn run(args: &Args) -> Result<(), CliError> {
                         }));
                     }
                     let meta = meta(&full);
-                    let line = comparison_line(&meta.mission, &pack, &full, &set);
+                    // The pack as given, not made absolute: shards played from checkouts at other
+                    // paths say the same (the line is part of what `merge` compares).
+                    let line = comparison_line(&meta.mission, extra, &full, &set);
                     drop((full, set));
                     let stripped = Spec {
                         dirs: with.clone(),
