@@ -37,6 +37,19 @@ pub fn dirs(extra: &[PathBuf]) -> Vec<PathBuf> {
         .collect()
 }
 
+/// `path` as people read it: relative to the current directory when it lies inside it (a pack
+/// made absolute for loading, shown as it was typed), else whole.
+#[must_use]
+pub fn shown(path: &Path) -> String {
+    std::env::current_dir()
+        .ok()
+        .and_then(|cwd| path.strip_prefix(cwd).ok().map(Path::to_path_buf))
+        .filter(|rel| !rel.as_os_str().is_empty())
+        .unwrap_or_else(|| path.to_path_buf())
+        .display()
+        .to_string()
+}
+
 /// `path` made absolute without resolving links (falls back to the path as given).
 #[must_use]
 pub fn absolute(path: &Path) -> PathBuf {
@@ -80,5 +93,29 @@ pub fn mission_ref(set: &PackSet, mission: &str) -> String {
         mission.to_string()
     } else {
         absolute(Path::new(mission)).display().to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_path_inside_the_current_directory_is_shown_relative_to_it() {
+        let cwd = std::env::current_dir().expect("cwd");
+        let inside = cwd.join("examples").join("expansion");
+        assert_eq!(
+            shown(&inside),
+            Path::new("examples")
+                .join("expansion")
+                .display()
+                .to_string()
+        );
+        // The directory itself, and a path outside it, are shown whole.
+        assert_eq!(shown(&cwd), cwd.display().to_string());
+        let outside = Path::new("/nowhere-near/pack");
+        if !outside.starts_with(&cwd) {
+            assert_eq!(shown(outside), "/nowhere-near/pack");
+        }
     }
 }

@@ -681,7 +681,7 @@ fn render(o: &Outcome, as_json: bool) -> String {
     let pack = with
         .packs
         .last()
-        .map(|p| p.display().to_string())
+        .map(|p| packs::shown(p))
         .unwrap_or_default();
     match &c.comparison {
         None => format!(

@@ -275,7 +275,7 @@ fn body(runs: &[&Report], comparison: Option<&str>, text: &str) -> String {
         let pack = runs
             .get(1)
             .and_then(|r| r.packs.last())
-            .map(|p| p.display().to_string())
+            .map(|p| crate::packs::shown(p))
             .unwrap_or_default();
         let _ = write!(
             s,
