@@ -150,18 +150,12 @@ pub fn reach_text(s: &Session, view: Side, word: &str, colour: bool) -> Result<S
         } else {
             let m = st
                 .find_model(&id)
-                .map(|(_, m)| m)
-                .or_else(|| st.unit(&id).and_then(|u| u.models.first()));
-            let Some(m) = m else {
+                .or_else(|| st.unit(&id).and_then(|u| u.models.first().map(|m| (u, m))));
+            let Some((u, m)) = m else {
                 return Err(format!("no unit, model or Blip named `{word}`"));
             };
-            let c = s.content();
-            let movement = c
-                .heroes
-                .get(m.kind.as_str())
-                .map(|h| h.movement)
-                .or_else(|| c.aliens.get(m.kind.as_str()).map(|t| t.movement))
-                .unwrap_or(0);
+            // The Movement the rules use now (dial and modifiers applied).
+            let movement = overmind_core::Stats::movement(&st, s.content(), u.side, m);
             (m.pos, movement)
         };
         let obstacles = st.cached_obstacles();

@@ -75,7 +75,7 @@ impl Turn {
             actions_left: st
                 .active
                 .as_ref()
-                .map(|_| 2u32.saturating_sub(used.len() as u32)),
+                .map(|_| overmind_core::stats::actions_left(st, &used) as u32),
             used,
             legal: group(&game.legal_actions(content)),
             hand: (side == Side::Overmind && st.cards.has_hand()).then(|| st.cards.hand.clone()),

@@ -11,6 +11,7 @@ use crate::los::LineOfSight;
 use crate::map::Obstacles;
 use crate::movement::{adjacent, reachable, Goal, GoalField};
 use crate::state::{ActionKind, Blip, GameState, Objective, Side, Unit};
+use crate::stats::Stats;
 use crate::view::{HeroesView, View};
 
 /// Chooses a side's next action from that side's view.
@@ -280,7 +281,7 @@ pub(crate) fn hero_plan(
     {
         let o = o.clone();
         let m = u.models.first()?;
-        if u.used.len() >= 2 {
+        if crate::stats::no_action_left(state, &u.used) {
             return None;
         }
         if m.status.stunned {
@@ -322,10 +323,7 @@ pub(crate) fn hero_plan(
         if let Some(a) = attack_action(state, content, u, &o, &enemies) {
             return Some(a);
         }
-        let movement = content
-            .heroes
-            .get(m.kind.as_str())
-            .map_or(4, |p| p.movement);
+        let movement = Stats::movement(state, content, Side::Heroes, m);
         if !u.used.contains(&ActionKind::Move) && !m.status.knocked_down {
             let hurt = m.health * 3 <= m.max_health;
             let dest = if hurt && !enemies.is_empty() && goal_squares.is_empty() {
@@ -501,7 +499,7 @@ pub(crate) fn alien_plan(
     heroes: &[(Id, Pos)],
     u: &Unit,
 ) -> Option<Action> {
-    if u.used.len() >= 2 {
+    if crate::stats::no_action_left(state, &u.used) {
         return None;
     }
     if let Some(a) = attack_action(state, content, u, o, heroes) {
@@ -523,10 +521,7 @@ pub(crate) fn alien_plan(
                 via: Vec::new(),
             });
         }
-        let mv = content
-            .aliens
-            .get(m.kind.as_str())
-            .map_or(4, |t| t.movement);
+        let mv = Stats::movement(state, content, Side::Overmind, m);
         if let Some(to) = step_towards(state, o, m.pos, &goal, mv, Side::Overmind) {
             return Some(Action::Move {
                 unit: m.id,

@@ -319,31 +319,27 @@ impl BehaviourCtx<'_, '_> {
         let u = self.eng.st.unit(unit)?;
         let m = u.models.last()?;
         let content = self.eng.content;
-        match u.side {
-            Side::Overmind => content.aliens.get(m.kind.as_str()).map(|t| TypeStats {
-                id: t.id.clone(),
-                name: t.name.clone(),
-                movement: t.movement,
-                melee: t.melee,
-                defence: t.defence,
-                health: t.health,
-                fear: t.fear,
-                shoot: t.shoot,
-            }),
-            Side::Heroes => content.heroes.get(m.kind.as_str()).map(|p| {
-                let (melee, defence) = p.dial_at(m.health);
-                TypeStats {
-                    id: p.id.clone(),
-                    name: p.name.clone(),
-                    movement: p.movement,
-                    melee,
-                    defence,
-                    health: p.health,
-                    fear: 0,
-                    shoot: p.shoot,
-                }
-            }),
-        }
+        let (id, name) = match u.side {
+            Side::Overmind => content
+                .aliens
+                .get(m.kind.as_str())
+                .map(|t| (t.id.clone(), t.name.clone()))?,
+            Side::Heroes => content
+                .heroes
+                .get(m.kind.as_str())
+                .map(|p| (p.id.clone(), p.name.clone()))?,
+        };
+        let s = crate::stats::Stats::base(content, u.side, m);
+        Some(TypeStats {
+            id,
+            name,
+            movement: s.movement,
+            melee: s.melee,
+            defence: s.defence,
+            health: s.max_health,
+            fear: s.fear,
+            shoot: s.shoot,
+        })
     }
 
     /// Was `model` killed during the action now resolving? `Some(by)` names the killer's unit

@@ -363,6 +363,7 @@ impl BehaviourCtx<'_, '_> {
             return err(format!("actions: expected -2 to 2, not 0; found {change}"));
         }
         let eng = self.engine();
+        let per_activation = crate::stats::actions_per_activation(eng.st);
         let Some(u) = eng.st.unit_mut(unit) else {
             return err(format!("no unit {unit}"));
         };
@@ -372,7 +373,7 @@ impl BehaviourCtx<'_, '_> {
             }
         } else {
             for _ in 0..change.unsigned_abs() {
-                if u.used.len() < 2 {
+                if u.used.len() < per_activation {
                     u.used.push(crate::state::ActionKind::Interact);
                 }
             }

@@ -6,21 +6,11 @@ use crate::event::Event;
 use crate::geom::Pos;
 use crate::id::Id;
 use crate::map::Obstacles;
-use crate::profile::{Effect, Shoot};
+use crate::profile::Shoot;
 use crate::state::{GameState, Model, Side};
 use std::sync::Arc;
 
-/// Stats of one model right now (Hero dial applied).
-#[derive(Clone, Debug, Default)]
-pub(crate) struct Stats {
-    pub movement: u32,
-    pub melee: u32,
-    pub defence: u32,
-    pub fear: u32,
-    pub shoot: Option<Shoot>,
-    pub melee_effects: Vec<Effect>,
-    pub shoot_effects: Vec<Effect>,
-}
+pub(crate) use crate::stats::Stats;
 
 /// Everything one action needs while it resolves. All state changes go through here.
 pub(crate) struct Engine<'a> {
@@ -147,76 +137,19 @@ impl<'a> Engine<'a> {
         Arc::clone(&self.st.map)
     }
 
-    /// Current stats of a model of `side`, with the stat modifiers in force.
+    /// Current stats of a model of `side` ([`Stats::of`]).
     pub fn stats(&self, side: Side, m: &Model) -> Stats {
-        let mut s = self.base_stats(side, m);
-        if !self.st.stat_mods.is_empty() {
-            let add = |v: u32, stat: crate::state::Stat| -> u32 {
-                (i64::from(v) + i64::from(self.st.stat_change(&m.id, stat))).clamp(0, 99) as u32
-            };
-            s.movement = add(s.movement, crate::state::Stat::Movement);
-            s.melee = add(s.melee, crate::state::Stat::Melee);
-            s.defence = add(s.defence, crate::state::Stat::Defence);
-            if let Some(sh) = s.shoot.as_mut() {
-                sh.short.cv = add(sh.short.cv, crate::state::Stat::Shoot);
-                sh.long.cv = add(sh.long.cv, crate::state::Stat::Shoot);
-            }
-        }
-        s
+        Stats::of(self.st, self.content, side, m)
     }
 
-    fn base_stats(&self, side: Side, m: &Model) -> Stats {
-        match side {
-            Side::Heroes => match self.content.heroes.get(m.kind.as_str()) {
-                Some(p) => {
-                    let (melee, defence) = p.dial_at(m.health);
-                    Stats {
-                        movement: p.movement_at(m.health),
-                        melee,
-                        defence,
-                        fear: 0,
-                        shoot: p.shoot,
-                        melee_effects: p.melee_effects.clone(),
-                        shoot_effects: p.shoot_effects.clone(),
-                    }
-                }
-                None => Stats::default(),
-            },
-            Side::Overmind => match self.content.aliens.get(m.kind.as_str()) {
-                Some(t) => Stats {
-                    movement: t.movement,
-                    melee: t.melee,
-                    defence: t.defence,
-                    fear: t.fear,
-                    shoot: t.shoot,
-                    melee_effects: t.melee_effects.clone(),
-                    shoot_effects: t.shoot_effects.clone(),
-                },
-                None => Stats::default(),
-            },
-        }
-    }
-
-    /// A model's Shoot profile: `self.stats(side, m).shoot` without building the rest.
+    /// A model's Shoot bands now ([`Stats::shoot_of`]).
     pub fn shoot_of(&self, side: Side, m: &Model) -> Option<Shoot> {
-        match side {
-            Side::Heroes => self
-                .content
-                .heroes
-                .get(m.kind.as_str())
-                .and_then(|p| p.shoot),
-            Side::Overmind => self
-                .content
-                .aliens
-                .get(m.kind.as_str())
-                .and_then(|t| t.shoot),
-        }
+        Stats::shoot_of(self.st, self.content, side, m)
     }
 
     /// Stats of a model by id.
     pub fn model_stats(&self, model_id: &str) -> Option<Stats> {
-        let (u, m) = self.st.find_model(model_id)?;
-        Some(self.stats(u.side, m))
+        Stats::of_id(self.st, self.content, model_id)
     }
 
     /// The unit and model named by `id`: a model id, or a unit id meaning its first model.

@@ -13,9 +13,7 @@ use crate::motion::Mover;
 use crate::rules::Rules;
 use crate::state::{ActionKind, GameState, Objective, Overwatch, Phase, Side};
 use crate::trigger::{Hook, Moment};
-use crate::validate::{
-    actor_of, continues_move, kind_of, movement_of, next_unmoved, plan_path, Actor,
-};
+use crate::validate::{actor_of, continues_move, kind_of, next_unmoved, plan_path, Actor};
 use serde::{Deserialize, Serialize};
 
 /// One accepted action with the decisions answered while it resolved.
@@ -282,7 +280,7 @@ impl Engine<'_> {
         let Some((u, m)) = self.st.find_model(model) else {
             return refuse(format!("no model {model}"));
         };
-        let movement = movement_of(self.st, self.content, u.side, m);
+        let movement = crate::stats::Stats::movement(self.st, self.content, u.side, m);
         let knocked = m.status.knocked_down;
         self.st.moved_this_action.push(Id::from(model));
         if knocked {
@@ -314,6 +312,7 @@ impl Engine<'_> {
     }
 
     fn overwatch(&mut self, unit: &str) {
+        let per_activation = crate::stats::actions_per_activation(self.st);
         let Some(u) = self.st.unit_mut(unit) else {
             return;
         };
@@ -324,8 +323,10 @@ impl Engine<'_> {
         };
         u.overwatch = Some(mode);
         if mode == Overwatch::Full {
-            // Full Overwatch takes both actions.
-            u.used.push(ActionKind::Overwatch);
+            // Full Overwatch takes every action of the activation.
+            while u.used.len() < per_activation {
+                u.used.push(ActionKind::Overwatch);
+            }
         }
         self.emit(Event::OverwatchSet {
             unit: Id::from(unit),
@@ -398,8 +399,11 @@ impl Engine<'_> {
             return;
         }
         let spent = match self.st.unit(id) {
-            Some(u) => u.used.len() >= 2 || !u.alive() || u.extracted,
-            None => self.st.blip(id).is_none_or(|b| b.used.len() >= 2),
+            Some(u) => crate::stats::no_action_left(self.st, &u.used) || !u.alive() || u.extracted,
+            None => self
+                .st
+                .blip(id)
+                .is_none_or(|b| crate::stats::no_action_left(self.st, &b.used)),
         };
         if spent && self.st.active.as_deref() == Some(id) {
             self.end_activation(id);

@@ -10,6 +10,7 @@ use crate::id::Id;
 use crate::movement::reachable;
 use crate::rules::Rules;
 use crate::state::{ActionKind, Side};
+use crate::stats::Stats;
 
 impl Game {
     /// Every action the side to move may take now, `End` last. Moves list every square the
@@ -62,7 +63,7 @@ impl Game {
             u.side == side && u.alive() && !u.extracted && (!u.activated || active == Some(u.id))
         });
         for u in units {
-            let models = u.models.iter().map(|m| (m.id, m.pos, m.kind)).collect();
+            let models = u.models.iter().map(|m| (m.id, m.pos)).collect();
             out.push(Actor::Unit { id: u.id, models });
         }
         if side == Side::Overmind {
@@ -113,27 +114,16 @@ impl Game {
             }
             Actor::Unit { id, models } => {
                 let single = models.len() == 1;
-                for (model, at, kind_id) in models {
+                for (model, at) in models {
                     let name = if single { *id } else { Id::from(model) };
-                    let movement = match side {
-                        Side::Heroes => content
-                            .heroes
-                            .get(kind_id.as_str())
-                            .map_or(0, |p| p.movement),
-                        Side::Overmind => content
-                            .aliens
-                            .get(kind_id.as_str())
-                            .map_or(0, |t| t.movement),
+                    let Some((_, m)) = st.find_model(model) else {
+                        continue;
                     };
-                    let status = st
-                        .find_model(model)
-                        .map(|(_, m)| m.status.clone())
-                        .unwrap_or_default();
-                    for (kind, steps) in [
-                        (ActionKind::Move, movement),
-                        (ActionKind::Sprint, Rules::sprint(movement)),
-                    ] {
-                        let squares: Vec<Pos> = if status.knocked_down {
+                    // The numbers validation uses: profile, dial and modifiers.
+                    let stats = Stats::of(st, content, side, m);
+                    for kind in [ActionKind::Move, ActionKind::Sprint] {
+                        let steps = stats.steps(kind);
+                        let squares: Vec<Pos> = if m.status.knocked_down {
                             // The Move is spent standing up, wherever it names.
                             vec![*at]
                         } else {
@@ -221,7 +211,7 @@ impl Game {
 
 /// Something of the side to move that may act.
 enum Actor {
-    Unit { id: Id, models: Vec<(Id, Pos, Id)> },
+    Unit { id: Id, models: Vec<(Id, Pos)> },
     Blip { id: Id, at: Pos },
 }
 

@@ -13,6 +13,7 @@ use crate::los::LineOfSight;
 use crate::map::Obstacles;
 use crate::movement::{adjacent, reachable};
 use crate::state::{ActionKind, Blip, Contents, GameState, Objective, Side, Unit};
+use crate::stats::Stats;
 use crate::view::View;
 use rand::SeedableRng;
 
@@ -276,7 +277,7 @@ fn alien_plan(
     heroes: &[(Id, Pos)],
     u: &Unit,
 ) -> Option<Action> {
-    if u.used.len() >= 2 {
+    if crate::stats::no_action_left(state, &u.used) {
         return None;
     }
     if let Some(a) = alien_attack(state, content, o, u) {
@@ -298,10 +299,7 @@ fn lies_in_wait(
     u: &Unit,
 ) -> bool {
     let out_of_reach = u.models.iter().all(|m| {
-        let mv = content
-            .aliens
-            .get(m.kind.as_str())
-            .map_or(4, |t| t.movement);
+        let mv = Stats::movement(state, content, Side::Overmind, m);
         let near = Bare::near(&state.map, m.pos, mv + 2);
         heroes
             .iter()
@@ -337,10 +335,10 @@ fn alien_attack(state: &GameState, content: &Content, o: &Obstacles, u: &Unit) -
         .filter(|h| h.side == Side::Heroes && !h.extracted)
     {
         let Some(hm) = h.models.first() else { continue };
-        let Some(profile) = content.heroes.get(hm.kind.as_str()) else {
+        if !content.heroes.contains_key(hm.kind.as_str()) {
             continue;
-        };
-        let (_, defence) = profile.dial_at(hm.health);
+        }
+        let defence = Stats::of(state, content, Side::Heroes, hm).defence;
         let (mut melee, mut shoot) = (0u32, 0u32);
         for m in &u.models {
             if m.status.knocked_down || m.status.stunned {
@@ -963,10 +961,10 @@ impl FoeSide {
                 health: m.health,
                 max_health: m.max_health,
                 down: m.status.knocked_down || m.status.stunned,
-                stats: content
-                    .aliens
-                    .get(m.kind.as_str())
-                    .map(|t| (t.movement, t.melee, t.defence, t.shoot)),
+                stats: content.aliens.contains_key(m.kind.as_str()).then(|| {
+                    let s = Stats::of(st, content, Side::Overmind, m);
+                    (s.movement, s.melee, s.defence, s.shoot)
+                }),
             });
         let blips = st.blips.iter().map(|b| FoeKey {
             unit: b.id,
@@ -994,10 +992,12 @@ impl FoeSide {
             let first = foes.len();
             let mut models: Vec<(u32, u32, f64)> = Vec::new();
             for m in &u.models {
-                let t = content.aliens.get(m.kind.as_str());
-                let shoot = t.and_then(|t| t.shoot);
-                let melee = t.map_or(2, |t| t.melee);
-                let movement = t.map_or(4, |t| t.movement);
+                let (movement, melee, shoot) = if content.aliens.contains_key(m.kind.as_str()) {
+                    let s = Stats::of(st, content, Side::Overmind, m);
+                    (s.movement, s.melee, s.shoot)
+                } else {
+                    (4, 2, None)
+                };
                 foes.push(Foe {
                     pos: m.pos,
                     movement,
@@ -1120,13 +1120,15 @@ impl<'a> Scene<'a> {
     }
 
     fn stats(&self, m: &crate::state::Model) -> Option<HeroStats> {
-        let p = self.content.heroes.get(m.kind.as_str())?;
-        let (melee, defence) = p.dial_at(m.health);
+        if !self.content.heroes.contains_key(m.kind.as_str()) {
+            return None;
+        }
+        let s = Stats::of(self.st, self.content, Side::Heroes, m);
         Some(HeroStats {
-            movement: p.movement,
-            melee,
-            defence,
-            shoot: p.shoot,
+            movement: s.movement,
+            melee: s.melee,
+            defence: s.defence,
+            shoot: s.shoot,
         })
     }
 
@@ -1610,7 +1612,7 @@ impl<'a> Scene<'a> {
     /// The Hero's best next action, if anything beats ending its activation.
     fn best(&self, u: &Unit) -> Option<Plan> {
         let m = u.models.first()?;
-        if u.used.len() >= 2 {
+        if crate::stats::no_action_left(self.st, &u.used) {
             return None;
         }
         let id = u.id;

@@ -28,6 +28,8 @@ pub const MAX_LUA_CALL_DEPTH: u32 = 1000;
 pub const MAX_STEPS: u32 = 100;
 /// Most cards a hand may hold (`hand_size`, `interrupt_discard`).
 pub const MAX_HAND: u32 = 10;
+/// Actions per activation (docs/RULES.md §5.1): the printed game's, not a setting.
+pub const ACTIONS_PER_ACTIVATION: u32 = 2;
 /// Largest dice penalty or Defence change a setting may name.
 pub const MAX_MODIFIER: u32 = 20;
 
@@ -158,6 +160,14 @@ impl Default for Rules {
 }
 
 impl Rules {
+    /// Actions a unit or Blip may take in one activation, which must differ (docs/RULES.md
+    /// §5.1). Content gives or takes actions through the actions already used, never by
+    /// changing this.
+    #[must_use]
+    pub fn actions_per_activation(&self) -> u32 {
+        ACTIONS_PER_ACTIVATION
+    }
+
     /// Sprint allowance: half Movement, rounded down, at least 1 (docs/RULES.md §4.2).
     #[must_use]
     pub fn sprint(movement: u32) -> u32 {

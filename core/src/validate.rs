@@ -13,9 +13,9 @@ use crate::id::Id;
 use crate::los::LineOfSight;
 use crate::map::Obstacles;
 use crate::movement::{adjacent, shortest_path};
-use crate::profile::Shoot;
 use crate::rules::Rules;
 use crate::state::{ActionKind, GameState, Model, Objective, Side, Unit};
+use crate::stats::Stats;
 use crate::AttackKind;
 
 /// The kind of activation action an action is, `None` for `End`.
@@ -58,30 +58,6 @@ impl<'s> Actor<'s> {
     }
 }
 
-/// The Shoot profile of a model of `side` (its current one: content may have been reloaded).
-pub(crate) fn shoot_of(content: &Content, side: Side, m: &Model) -> Option<Shoot> {
-    match side {
-        Side::Heroes => content.heroes.get(m.kind.as_str()).and_then(|p| p.shoot),
-        Side::Overmind => content.aliens.get(m.kind.as_str()).and_then(|t| t.shoot),
-    }
-}
-
-/// A model's Movement stat.
-pub(crate) fn movement_of(st: &GameState, content: &Content, side: Side, m: &Model) -> u32 {
-    let base = match side {
-        Side::Heroes => content
-            .heroes
-            .get(m.kind.as_str())
-            .map_or(0, |p| p.movement_at(m.health)),
-        Side::Overmind => content
-            .aliens
-            .get(m.kind.as_str())
-            .map_or(0, |t| t.movement),
-    };
-    (i64::from(base) + i64::from(st.stat_change(&m.id, crate::state::Stat::Movement))).clamp(0, 99)
-        as u32
-}
-
 /// Models of `unit` that could make a Melee attack on the square `at` (adjacent, in LOS, able
 /// to fight, not Shaken by the target's unit).
 pub(crate) fn fighters(
@@ -115,7 +91,8 @@ pub(crate) fn shooters(
         .filter(|m| !m.status.knocked_down && !m.status.stunned)
         .filter(|m| !adjacent(&st.map, m.pos, at) && m.pos != at)
         .filter(|m| {
-            shoot_of(content, unit.side, m).is_some_and(|s| m.pos.distance(at) <= s.max_range())
+            Stats::shoot_of(st, content, unit.side, m)
+                .is_some_and(|s| m.pos.distance(at) <= s.max_range())
         })
         .filter(|m| st.rules.los.visible(&st.map, o, m.pos, at))
         .map(|m| m.id)
@@ -203,7 +180,7 @@ fn check_start(st: &GameState, id: &str, kind: ActionKind) -> Result<(), ActionE
     if activated && !active {
         return refuse(format!("{id} has already activated this round"));
     }
-    if active && used.len() >= 2 {
+    if active && crate::stats::no_action_left(st, used) {
         return refuse(format!("{id} has taken both its actions"));
     }
     if active && used.contains(&kind) {
@@ -376,7 +353,7 @@ pub(crate) fn validate(
                 // The Move is spent standing up, wherever it names.
                 return Ok(());
             }
-            let movement = movement_of(st, content, unit.side, model);
+            let movement = Stats::movement(st, content, unit.side, model);
             let steps = if kind == ActionKind::Move {
                 movement
             } else {
@@ -396,7 +373,7 @@ pub(crate) fn validate(
             if unit
                 .models
                 .iter()
-                .any(|m| shoot_of(content, unit.side, m).is_some())
+                .any(|m| Stats::shoot_of(st, content, unit.side, m).is_some())
             {
                 Ok(())
             } else {

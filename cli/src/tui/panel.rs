@@ -4,6 +4,7 @@
 
 use crate::render::{hero_symbol, Unit as Symbol};
 use overmind_core::state::{ActionKind, Contents, Status};
+use overmind_core::stats::{Profiles, Stats};
 use overmind_core::{AlienType, Content, GameState, HeroProfile, Id, Model, Shoot, Side, Unit};
 use std::collections::{BTreeMap, HashMap};
 
@@ -13,6 +14,15 @@ use std::collections::{BTreeMap, HashMap};
 pub struct Tables {
     heroes: BTreeMap<String, HeroProfile>,
     aliens: BTreeMap<String, AlienType>,
+}
+
+impl Profiles for Tables {
+    fn hero(&self, id: &str) -> Option<&HeroProfile> {
+        self.heroes.get(id)
+    }
+    fn alien(&self, id: &str) -> Option<&AlienType> {
+        self.aliens.get(id)
+    }
 }
 
 impl Tables {
@@ -129,17 +139,16 @@ fn hero(state: &GameState, t: &Tables, u: &Unit) -> Vec<String> {
         "at {} · Health {}/{}",
         m.pos, m.health, m.max_health
     )];
-    match t.heroes.get(m.kind.as_str()) {
-        Some(p) => {
-            let (melee, defence) = p.dial_at(m.health);
-            lines.push(format!(
-                "Movement {} (Sprint {}) · Melee CV {melee} · Defence {defence}",
-                p.movement,
-                p.movement / 2
-            ));
-            lines.push(shoot(p.shoot.as_ref()));
-        }
-        None => lines.push(format!("no hero profile `{}` is loaded", m.kind)),
+    if t.heroes.contains_key(m.kind.as_str()) {
+        // The numbers the rules use now: dial and modifiers applied.
+        let s = Stats::of(state, t, Side::Heroes, m);
+        lines.push(format!(
+            "Movement {} (Sprint {}) · Melee CV {} · Defence {}",
+            s.movement, s.sprint, s.melee, s.defence
+        ));
+        lines.push(shoot(s.shoot.as_ref()));
+    } else {
+        lines.push(format!("no hero profile `{}` is loaded", m.kind));
     }
     lines.push(status(&m.status, u));
     lines.push(if u.extracted {
@@ -153,35 +162,34 @@ fn hero(state: &GameState, t: &Tables, u: &Unit) -> Vec<String> {
 fn aliens(state: &GameState, t: &Tables, u: &Unit) -> Vec<String> {
     let mut lines = Vec::new();
     // One stats line per type (a leader's differs from its followers').
-    let mut kinds: Vec<&str> = Vec::new();
+    // The first model of each type stands for it (modifiers are per model).
+    let mut kinds: Vec<&Model> = Vec::new();
     for m in &u.models {
-        if !kinds.contains(&m.kind.as_str()) {
-            kinds.push(m.kind.as_str());
+        if !kinds.iter().any(|k| k.kind == m.kind) {
+            kinds.push(m);
         }
     }
-    for k in &kinds {
+    for m in &kinds {
+        let k = m.kind.as_str();
         let prefix = if kinds.len() > 1 {
             format!("{k}: ")
         } else {
             String::new()
         };
-        match t.aliens.get(*k) {
-            Some(a) => {
-                let fear = if a.fear > 0 {
-                    format!(" · Fear {}", a.fear)
-                } else {
-                    String::new()
-                };
-                lines.push(format!(
-                    "{prefix}Movement {} (Sprint {}) · Melee CV {} · Defence {}{fear}",
-                    a.movement,
-                    a.movement / 2,
-                    a.melee,
-                    a.defence
-                ));
-                lines.push(format!("{prefix}{}", shoot(a.shoot.as_ref())));
-            }
-            None => lines.push(format!("no alien type `{k}` is loaded")),
+        if t.aliens.contains_key(k) {
+            let s = Stats::of(state, t, Side::Overmind, m);
+            let fear = if s.fear > 0 {
+                format!(" · Fear {}", s.fear)
+            } else {
+                String::new()
+            };
+            lines.push(format!(
+                "{prefix}Movement {} (Sprint {}) · Melee CV {} · Defence {}{fear}",
+                s.movement, s.sprint, s.melee, s.defence
+            ));
+            lines.push(format!("{prefix}{}", shoot(s.shoot.as_ref())));
+        } else {
+            lines.push(format!("no alien type `{k}` is loaded"));
         }
     }
     let models: Vec<String> = u.models.iter().map(model).collect();
@@ -255,7 +263,7 @@ fn status(s: &Status, u: &Unit) -> String {
 /// What the unit's activation has left.
 fn actions(state: &GameState, id: Id, activated: bool, used: &[ActionKind]) -> String {
     if state.active == Some(id) {
-        let left = 2usize.saturating_sub(used.len());
+        let left = overmind_core::stats::actions_left(state, used);
         let used: Vec<&str> = used.iter().map(|k| k.name()).collect();
         let used = if used.is_empty() {
             String::new()
@@ -269,6 +277,9 @@ fn actions(state: &GameState, id: Id, activated: bool, used: &[ActionKind]) -> S
     } else if activated {
         "Activated this round: no actions left".into()
     } else {
-        "Not yet activated this round: 2 actions".into()
+        format!(
+            "Not yet activated this round: {} actions",
+            overmind_core::stats::actions_per_activation(state)
+        )
     }
 }
