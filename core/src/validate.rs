@@ -350,7 +350,15 @@ pub(crate) fn validate(
                         model.id
                     ));
                 }
-                // The Move is spent standing up, wherever it names.
+                // The Move is spent standing up: it names the model's own square, so that
+                // the listed Move and the accepted ones are the same one.
+                if *to != model.pos || !via.is_empty() {
+                    return refuse(format!(
+                        "{} is Knocked Down: its Move is spent standing up where it lies, \
+                         `move {} {}`",
+                        model.id, name, model.pos
+                    ));
+                }
                 return Ok(());
             }
             let movement = Stats::movement(st, content, unit.side, model);

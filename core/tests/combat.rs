@@ -300,7 +300,7 @@ fn knock_down_spends_the_next_move_standing_up() {
         .is_err(),
         "no attack before standing"
     );
-    let ev = apply(&mut g, &w, &mut c, mv("T", 2, 0));
+    let ev = apply(&mut g, &w, &mut c, mv("T", 2, 2));
     assert!(ev.iter().any(|e| matches!(
         e,
         Event::Status {
