@@ -8,8 +8,8 @@ use crate::packs::{self, PackSet, Reload};
 use crate::save::{hash_events, Final, Save, SavedRecord, VERSION};
 use overmind_core::ai::Player;
 use overmind_core::{
-    Action, ActionError, Content, Controllers, Event, Game, GameState, HeroesView, Record, Side,
-    View,
+    Action, Checked, Content, Controllers, Event, Game, GameState, HeroesView, Record, Refusal,
+    Side, View,
 };
 use std::path::PathBuf;
 
@@ -129,11 +129,20 @@ impl Session {
     ///
     /// # Errors
     /// The rules refuse it; nothing changed.
-    pub fn apply(&mut self, action: Action) -> Result<Vec<Event>, ActionError> {
+    pub fn apply(&mut self, action: Action) -> Result<Vec<Event>, Refusal> {
+        let checked = self.game.check(&self.packs.content, &action)?;
+        self.play(checked)
+    }
+
+    /// Carry out an action [`Game::check`] accepted on this game.
+    ///
+    /// # Errors
+    /// The game moved on since the check and the rules now refuse it; nothing changed.
+    pub fn play(&mut self, checked: Checked) -> Result<Vec<Event>, Refusal> {
         let before = self.game.log.len();
         let events = self
             .game
-            .apply(action, &self.packs.content, &mut self.ctl)?;
+            .play(checked, &self.packs.content, &mut self.ctl)?;
         self.marks.push((before, hash_events(&events)));
         Ok(events)
     }

@@ -121,22 +121,92 @@ impl Action {
     }
 }
 
-/// Why an action was refused. The state is unchanged. Messages never describe a face-down
-/// Blip's contents.
 fn one() -> u32 {
     1
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Error, Serialize, Deserialize)]
-#[error("{0}")]
-pub struct ActionError(pub String);
+/// Which rule refused an action: hosts match on it (the CLI asks before ending an activation
+/// only for [`RefusalKind::EndActivationFirst`]) instead of validating by trial.
+#[non_exhaustive]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RefusalKind {
+    /// The game is over.
+    GameOver,
+    /// The action names no unit, model, Blip, target or card in play.
+    Unknown,
+    /// What it names is the other side's, or the other side's to do.
+    NotYours,
+    /// The unit has no model left or has left the map.
+    Gone,
+    /// The unit or Blip has already activated this round.
+    AlreadyActivated,
+    /// The activation has no action left.
+    NoActionLeft,
+    /// The activation has taken an action of this kind already: its actions must differ.
+    SameAction,
+    /// Another Hero's activation is under way and must end first (the Overmind may interrupt
+    /// between Hero activations).
+    EndActivationFirst,
+    /// The interruption rules: answer the offer first, or act with the interrupting unit.
+    Interruption,
+    /// A status forbids it (Knocked Down, Stunned, Shaken).
+    Status,
+    /// The move's squares: off the map, no path, too far, already there, too many waypoints.
+    Path,
+    /// The attack's target cannot be attacked by it now (side, sight, range, adjacency).
+    Target,
+    /// The actor cannot take this kind of action at all (a Blip that shoots, Overwatch
+    /// without a gun, Interact with nothing there).
+    Unable,
+    /// The card rules: not in hand, wrong phase, wrong target.
+    Card,
+    /// An author tool used outside `play --dev`, or on the wrong thing.
+    AuthorTool,
+}
 
-impl ActionError {
-    pub fn new(msg: impl Into<String>) -> Self {
-        ActionError(msg.into())
+impl RefusalKind {
+    /// Its name in the JSON protocol.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            RefusalKind::GameOver => "game_over",
+            RefusalKind::Unknown => "unknown",
+            RefusalKind::NotYours => "not_yours",
+            RefusalKind::Gone => "gone",
+            RefusalKind::AlreadyActivated => "already_activated",
+            RefusalKind::NoActionLeft => "no_action_left",
+            RefusalKind::SameAction => "same_action",
+            RefusalKind::EndActivationFirst => "end_activation_first",
+            RefusalKind::Interruption => "interruption",
+            RefusalKind::Status => "status",
+            RefusalKind::Path => "path",
+            RefusalKind::Target => "target",
+            RefusalKind::Unable => "unable",
+            RefusalKind::Card => "card",
+            RefusalKind::AuthorTool => "author_tool",
+        }
     }
 }
 
-pub(crate) fn refuse<T>(msg: impl Into<String>) -> Result<T, ActionError> {
-    Err(ActionError::new(msg))
+/// Why an action was refused: the rule ([`RefusalKind`]) and a message naming the reason that
+/// applies. The state is unchanged. Messages never describe a face-down Blip's contents.
+#[derive(Clone, Debug, PartialEq, Eq, Error, Serialize, Deserialize)]
+#[error("{message}")]
+pub struct Refusal {
+    pub kind: RefusalKind,
+    pub message: String,
+}
+
+impl Refusal {
+    pub fn new(kind: RefusalKind, message: impl Into<String>) -> Self {
+        Refusal {
+            kind,
+            message: message.into(),
+        }
+    }
+}
+
+pub(crate) fn refuse<T>(kind: RefusalKind, message: impl Into<String>) -> Result<T, Refusal> {
+    Err(Refusal::new(kind, message))
 }

@@ -828,7 +828,7 @@ impl BehaviourCtx<'_, '_> {
         let t = self.target_of(target)?;
         let unit = self.unit;
         if let Err(e) = self.eng.check_attack(&unit, &t, kind) {
-            return err(self.why_no_attack(kind, target).unwrap_or(e.0));
+            return err(self.why_no_attack(kind, target).unwrap_or(e.message));
         }
         self.attacks.push(kind);
         // Attacks made as a behaviour are never better than the rules' penalty (seed: −1).
@@ -840,72 +840,16 @@ impl BehaviourCtx<'_, '_> {
         )];
         self.eng
             .attack(&unit, t, kind, penalty)
-            .map_err(|e| BehaviourError::new(e.0))
+            .map_err(|e| BehaviourError::new(e.message))
     }
 
     /// Why the unit cannot make its `kind` attack on `target`, naming the target model and each
     /// model of the unit with its reason (the rules' own check decides; this only explains).
     fn why_no_attack(&mut self, kind: AttackKind, target: &str) -> Option<String> {
-        let (target_unit, target_model) = self.eng.resolve_model(target)?;
-        let (tu, tm) = self.eng.st.find_model(&target_model)?;
-        let (at, target_side) = (tm.pos, tu.side);
+        let (_, target_model) = self.eng.resolve_model(target)?;
+        let o = self.eng.st.cached_obstacles();
         let own = self.eng.st.unit(&self.unit)?;
-        let side = own.side;
-        let who = self.unit;
-        if target_side == side {
-            let whose = match side {
-                Side::Overmind => "the Overmind's own side",
-                Side::Heroes => "the Heroes' own side",
-            };
-            return Some(format!(
-                "{who} cannot attack {target_model}: it is on {whose}"
-            ));
-        }
-        let models: Vec<(Id, Pos, Status, Option<Shoot>)> = own
-            .models
-            .iter()
-            .map(|m| (m.id, m.pos, m.status.clone(), self.eng.shoot_of(side, m)))
-            .collect();
-        let map = self.eng.map();
-        let melee = matches!(kind, AttackKind::Melee | AttackKind::FreeAttack);
-        let mut reasons = Vec::new();
-        for (id, pos, status, shoot) in models {
-            let d = pos.distance(at);
-            let why = if melee && status.shaken_by.as_deref() == Some(target_unit.as_str()) {
-                format!("{id} is Shaken by {target_unit} and may not attack it this round")
-            } else if status.stunned {
-                format!("{id} is Stunned")
-            } else if status.knocked_down {
-                format!("{id} is Knocked Down")
-            } else if melee && !movement::adjacent(&map, pos, at) {
-                if d == 1 {
-                    format!("a wall stands between {id} and {target_model}")
-                } else {
-                    format!("{id} is {d} squares from {target_model}, not adjacent")
-                }
-            } else if !melee && shoot.is_none() {
-                format!("{id} has no Shoot attack")
-            } else if !melee && (movement::adjacent(&map, pos, at) || pos == at) {
-                format!("{id} is adjacent to {target_model} (no Shoot attack in Melee Combat)")
-            } else if let Some(s) = shoot.filter(|s| !melee && d > s.max_range()) {
-                format!(
-                    "{id} is {d} squares from {target_model}, beyond its range {}",
-                    s.max_range()
-                )
-            } else if !self.eng.los(pos, at) {
-                format!("{id} has no Line of Sight to {target_model}")
-            } else {
-                continue;
-            };
-            reasons.push(why);
-        }
-        if reasons.is_empty() {
-            return None;
-        }
-        Some(format!(
-            "{who} cannot attack {target_model} at {at}: {}",
-            reasons.join("; ")
-        ))
+        crate::validate::why_no_attack(self.eng.st, self.eng.content, &o, own, &target_model, kind)
     }
 
     /// Melee attack by the unit on `target` (model or unit id), with at least the behaviour
@@ -973,6 +917,6 @@ impl BehaviourCtx<'_, '_> {
         let unit = self.unit;
         self.eng
             .attack(&unit, Target::Model(model), AttackKind::Fear, Vec::new())
-            .map_err(|e| BehaviourError::new(e.0))
+            .map_err(|e| BehaviourError::new(e.message))
     }
 }

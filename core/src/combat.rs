@@ -1,7 +1,7 @@
 //! Attacks: Melee, Shoot, Overwatch, Free Attacks and Fear, with their effects
 //! (docs/RULES.md §6, §4.3).
 
-use crate::action::{refuse, ActionError};
+use crate::action::{refuse, Refusal, RefusalKind};
 use crate::decision::{Choice, DecisionKind};
 use crate::dice::{damage, roll_attack, roll_defence};
 use crate::engine::Engine;
@@ -51,11 +51,11 @@ impl Engine<'_> {
         unit: &str,
         target: &Target,
         kind: AttackKind,
-    ) -> Result<(), ActionError> {
+    ) -> Result<(), Refusal> {
         self.st.obstacles();
         let o = self.st.cached_obstacles();
         let Some(u) = self.st.unit(unit) else {
-            return refuse(format!("no unit {unit}"));
+            return refuse(RefusalKind::Unknown, format!("no unit {unit}"));
         };
         let t = match target {
             Target::Model(id) | Target::Blip(id) => id,
@@ -72,7 +72,7 @@ impl Engine<'_> {
         target: Target,
         kind: AttackKind,
         penalty: Vec<Modifier>,
-    ) -> Result<(), ActionError> {
+    ) -> Result<(), Refusal> {
         self.check_attack(unit, &target, kind)?;
         let attacker_side = self.side_of(unit).unwrap_or(Side::Heroes);
         // What an attack uncovers (a removed model no longer blocking sight) is the attacker's
@@ -90,7 +90,7 @@ impl Engine<'_> {
         kind: AttackKind,
         penalty: Vec<Modifier>,
         attacker_side: Side,
-    ) -> Result<(), ActionError> {
+    ) -> Result<(), Refusal> {
         let mut pending_behaviour = None;
         // The models that could make the attack on the Blip: placing the revealed unit's
         // models may block their lines, but the damage lands on the revealed unit anyway

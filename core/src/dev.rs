@@ -2,7 +2,7 @@
 //! spawn an alien unit, so a script edit can be tried at once. Legal only in a game whose
 //! state has them on; never offered by `legal_actions`, so no AI takes them.
 
-use crate::action::{refuse, Action, ActionError};
+use crate::action::{refuse, Action, Refusal, RefusalKind};
 use crate::content::Content;
 use crate::decision::DecisionKind;
 use crate::engine::Engine;
@@ -25,7 +25,7 @@ pub(crate) fn check(
     st: &GameState,
     content: &Content,
     action: &Action,
-) -> Option<Result<(), ActionError>> {
+) -> Option<Result<(), Refusal>> {
     validate(st, content, action)
 }
 
@@ -34,7 +34,7 @@ pub(crate) fn validate(
     st: &GameState,
     content: &Content,
     action: &Action,
-) -> Option<Result<(), ActionError>> {
+) -> Option<Result<(), Refusal>> {
     let r = match action {
         Action::Perform { unit, behaviour } => check_perform(st, content, unit, behaviour),
         Action::Spawn { alien, at, models } => check_spawn(st, content, alien, *at, *models),
@@ -43,8 +43,11 @@ pub(crate) fn validate(
     Some(r)
 }
 
-fn off() -> Result<(), ActionError> {
-    refuse("perform and spawn are author tools: start the game with `play --dev`")
+fn off() -> Result<(), Refusal> {
+    refuse(
+        RefusalKind::AuthorTool,
+        "perform and spawn are author tools: start the game with `play --dev`",
+    )
 }
 
 fn check_perform(
@@ -52,31 +55,37 @@ fn check_perform(
     content: &Content,
     unit: &str,
     behaviour: &str,
-) -> Result<(), ActionError> {
+) -> Result<(), Refusal> {
     if !st.dev() {
         return off();
     }
     if !content.behaviours.contains_key(behaviour) {
         let mut known: Vec<&str> = content.behaviours.keys().map(String::as_str).collect();
         known.sort_unstable();
-        return refuse(format!(
-            "no loaded behaviour is called {behaviour} (loaded: {})",
-            known.join(", ")
-        ));
+        return refuse(
+            RefusalKind::AuthorTool,
+            format!(
+                "no loaded behaviour is called {behaviour} (loaded: {})",
+                known.join(", ")
+            ),
+        );
     }
     if st.blip(unit).is_some() {
-        return refuse(format!(
-            "{unit} is a face-down Blip: flip it (or spawn a unit) to perform a behaviour"
-        ));
+        return refuse(
+            RefusalKind::AuthorTool,
+            format!("{unit} is a face-down Blip: flip it (or spawn a unit) to perform a behaviour"),
+        );
     }
     match st.unit(unit) {
-        None => refuse(format!("there is no unit {unit}")),
-        Some(u) if u.side != Side::Overmind => {
-            refuse(format!("{unit} is a Hero: behaviours are the aliens'"))
-        }
-        Some(u) if !u.models.iter().any(|m| m.health > 0) => {
-            refuse(format!("{unit} has no model left on the map"))
-        }
+        None => refuse(RefusalKind::AuthorTool, format!("there is no unit {unit}")),
+        Some(u) if u.side != Side::Overmind => refuse(
+            RefusalKind::AuthorTool,
+            format!("{unit} is a Hero: behaviours are the aliens'"),
+        ),
+        Some(u) if !u.models.iter().any(|m| m.health > 0) => refuse(
+            RefusalKind::AuthorTool,
+            format!("{unit} has no model left on the map"),
+        ),
         Some(_) => Ok(()),
     }
 }
@@ -87,38 +96,51 @@ fn check_spawn(
     alien: &str,
     at: Pos,
     models: u32,
-) -> Result<(), ActionError> {
+) -> Result<(), Refusal> {
     if !st.dev() {
         return off();
     }
     let Some(t) = content.aliens.get(alien) else {
         let mut known: Vec<&str> = content.aliens.keys().map(String::as_str).collect();
         known.sort_unstable();
-        return refuse(format!(
-            "no loaded alien type is called {alien} (loaded: {})",
-            known.join(", ")
-        ));
+        return refuse(
+            RefusalKind::AuthorTool,
+            format!(
+                "no loaded alien type is called {alien} (loaded: {})",
+                known.join(", ")
+            ),
+        );
     };
     let most = t.unit.max.clamp(1, MAX_SPAWN);
     if !(1..=most).contains(&models) {
-        return refuse(format!(
-            "a unit of {alien} has 1 to {most} models, not {models}"
-        ));
+        return refuse(
+            RefusalKind::AuthorTool,
+            format!("a unit of {alien} has 1 to {most} models, not {models}"),
+        );
     }
     if !st.map.in_bounds(at) {
-        return refuse(format!(
-            "{at} is off the map ({}×{} squares, 0,0 to {},{})",
-            st.map.width(),
-            st.map.height(),
-            st.map.width() - 1,
-            st.map.height() - 1
-        ));
+        return refuse(
+            RefusalKind::AuthorTool,
+            format!(
+                "{at} is off the map ({}×{} squares, 0,0 to {},{})",
+                st.map.width(),
+                st.map.height(),
+                st.map.width() - 1,
+                st.map.height() - 1
+            ),
+        );
     }
     if st.map.is_solid(at) {
-        return refuse(format!("{at} is solid: no model can stand there"));
+        return refuse(
+            RefusalKind::AuthorTool,
+            format!("{at} is solid: no model can stand there"),
+        );
     }
     if st.cached_obstacles().contains(at) {
-        return refuse(format!("{at} holds a model or a Blip already"));
+        return refuse(
+            RefusalKind::AuthorTool,
+            format!("{at} holds a model or a Blip already"),
+        );
     }
     Ok(())
 }

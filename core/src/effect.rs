@@ -260,7 +260,7 @@ impl BehaviourCtx<'_, '_> {
         let ok = crate::dev::check(eng.st, eng.content, &action);
         eng.st.set_dev(was);
         if let Some(Err(e)) = ok {
-            return err(e.0);
+            return err(e.message);
         }
         let source = Id::from(self.behaviour());
         let eng = self.engine();

@@ -1,19 +1,17 @@
 //! A game in progress: state, event log and the record of inputs; the one entry point
 //! [`Game::apply`] through which every change happens (docs/RULES.md §5).
 
-use crate::action::{refuse, Action, ActionError};
+use crate::action::{Action, Refusal};
 use crate::combat::Target;
 use crate::content::Content;
 use crate::decision::{Answer, Controllers};
 use crate::engine::Engine;
 use crate::event::{AttackKind, Event};
-use crate::geom::Pos;
 use crate::id::Id;
 use crate::motion::Mover;
-use crate::rules::Rules;
 use crate::state::{ActionKind, GameState, Objective, Overwatch, Phase, Side};
 use crate::trigger::{Hook, Moment};
-use crate::validate::{actor_of, continues_move, kind_of, next_unmoved, plan_path, Actor};
+use crate::validate::{kind_of, Checked, Paths, Plan, Step};
 use serde::{Deserialize, Serialize};
 
 /// One accepted action with the decisions answered while it resolved.
@@ -23,6 +21,11 @@ pub struct Record {
     pub action: Action,
     #[serde(default)]
     pub answers: Vec<Answer>,
+}
+
+/// The kind of an Overwatch or Interact action.
+fn kind_or(action: &Action) -> ActionKind {
+    kind_of(action).unwrap_or(ActionKind::Interact)
 }
 
 /// A game: the state plus everything that happened and every input that made it happen.
@@ -63,43 +66,65 @@ impl Game {
         }
     }
 
-    /// Apply one action of the side whose phase it is: [`Game::validate`], then resolution.
-    /// On error nothing changes; once validated, everything the action does stands.
+    /// Apply one action of the side whose phase it is: [`Game::check`], then
+    /// [`Game::play`]. On error nothing changes; once checked, everything the action does
+    /// stands.
     ///
     /// # Errors
-    /// The action is illegal now; the message says why.
+    /// The action is illegal now; the refusal says why.
     pub fn apply(
         &mut self,
         action: Action,
         content: &Content,
         ctl: &mut Controllers,
-    ) -> Result<Vec<Event>, ActionError> {
-        let Some(side) = self.to_move() else {
-            return refuse("the game is over");
+    ) -> Result<Vec<Event>, Refusal> {
+        let checked = self.check(content, &action)?;
+        self.play(checked, content, ctl)
+    }
+
+    /// Carry out an action [`Game::check`] accepted, without validating it again
+    /// (shakmaty's `play_unchecked`). A plan checked before the game moved on is checked
+    /// again first.
+    ///
+    /// # Errors
+    /// Only for a stale plan that the rules now refuse; nothing changes then.
+    pub fn play(
+        &mut self,
+        checked: Checked,
+        content: &Content,
+        ctl: &mut Controllers,
+    ) -> Result<Vec<Event>, Refusal> {
+        let checked = if checked.at == self.record.len() && self.to_move() == Some(checked.side) {
+            checked
+        } else {
+            self.check(content, &checked.action)?
         };
-        self.validate(content, &action)?;
+        let Checked {
+            side, action, plan, ..
+        } = checked;
         let first_answer = ctl.answers.len();
         let mut eng = Engine::new(&mut self.state, content, ctl);
         eng.actor = side;
-        let r = if eng.st.started {
-            eng.act(side, &action)
+        if eng.st.started {
+            eng.act(side, &action, plan);
         } else {
             // Round 1's start triggers run with the first action, before it (docs/RULES.md
             // §14); if they leave it illegal, it is voided, and what they did stands.
+            // Triggers change the game only through effects, each an event: with none, the
+            // plan stands as checked.
             eng.st.started = true;
+            let before = eng.events.len();
             eng.round_start_triggers();
-            match crate::validate::validate(eng.st, content, side, &action) {
-                Ok(()) => eng.act(side, &action),
-                Err(e) => {
-                    eng.emit(Event::ActionVoided { reason: e.0 });
-                    Ok(())
+            if eng.events.len() == before {
+                eng.act(side, &action, plan);
+            } else {
+                match crate::validate::validate(eng.st, content, side, &action, Paths::All) {
+                    Ok(plan) => eng.act(side, &action, plan),
+                    Err(e) => eng.emit(Event::ActionVoided { reason: e.message }),
                 }
             }
-        };
+        }
         let events = std::mem::take(&mut eng.events);
-        // Validation accepted the action, so resolution cannot refuse it; if it ever did,
-        // what happened still stands (nothing a player has seen is taken back).
-        debug_assert!(r.is_ok(), "validated action refused: {action:?}: {r:?}");
         let answers = ctl.answers[first_answer..].to_vec();
         self.record.push(Record {
             side,
@@ -123,7 +148,7 @@ impl Game {
         seed: u64,
         records: &[Record],
         content: &Content,
-    ) -> Result<Game, (usize, ActionError)> {
+    ) -> Result<Game, (usize, Refusal)> {
         let mut g = Game::new(state, mission, seed);
         for (i, r) in records.iter().enumerate() {
             let answers = |who: Side| -> Vec<usize> {
@@ -145,71 +170,68 @@ impl Game {
 }
 
 impl Engine<'_> {
-    /// Resolve one validated action ([`crate::validate`] has accepted it).
-    pub(crate) fn act(&mut self, side: Side, action: &Action) -> Result<(), ActionError> {
+    /// Carry out one checked action: what [`crate::validate`] found is not worked out again.
+    pub(crate) fn act(&mut self, side: Side, action: &Action, plan: Plan) {
         if self.dev_act(action).is_some() || self.card_act(action).is_some() {
-            return Ok(());
+            return;
         }
-        let (Some(name), Some(kind)) = (action.actor(), kind_of(action)) else {
-            self.end_activation_or_phase(side);
-            return Ok(());
-        };
-        let (id, model, continuing) = {
-            let actor = actor_of(self.st, name, side)?;
-            let continuing = continues_move(self.st, &actor, kind);
-            let model = match &actor {
-                Actor::Blip(_) => None,
-                Actor::Unit {
-                    unit,
-                    model,
-                    named_model,
-                } => Some(if *named_model || !continuing {
-                    model.id
-                } else {
-                    next_unmoved(self.st, unit).map_or_else(|| model.id, |m| m.id)
-                }),
-            };
-            (actor.id(), model, continuing)
+        let (id, kind, continuing) = match &plan {
+            Plan::Action => {
+                self.end_activation_or_phase(side);
+                return;
+            }
+            Plan::BlipMove { blip, kind, .. } => (*blip, *kind, false),
+            Plan::ModelMove {
+                unit,
+                kind,
+                continuing,
+                ..
+            } => (*unit, *kind, *continuing),
+            Plan::Attack { unit, kind, .. } => (*unit, *kind, false),
+            Plan::Overwatch { unit } | Plan::Interact { unit, .. } => {
+                (*unit, kind_or(action), false)
+            }
+            Plan::Flip { blip } => (*blip, ActionKind::Flip, false),
         };
         if !continuing {
             self.start_action(&id, kind);
         }
-        match (model, action) {
-            (None, Action::Move { to, via, .. } | Action::Sprint { to, via, .. }) => {
-                let steps = if kind == ActionKind::Move {
-                    self.st.rules.blip_movement
-                } else {
-                    Rules::sprint(self.st.rules.blip_movement)
-                };
-                self.move_along(Mover::Blip(Id::from(&id)), *to, via, steps, kind)?;
+        match plan {
+            Plan::Action => {}
+            Plan::BlipMove { path, paths, .. } => {
+                let mover = Mover::Blip(id);
+                let path = self.choose_among(&mover, path, paths);
+                self.walk(&mover, &path, false);
             }
-            (None, Action::Flip { .. }) => {
+            Plan::Flip { .. } => {
                 if let Some((unit, true)) =
                     self.reveal(&id, crate::event::RevealCause::Overmind, Side::Overmind)
                 {
                     self.perform_behaviour(&unit);
                 }
             }
-            (Some(model), Action::Move { to, via, .. } | Action::Sprint { to, via, .. }) => {
-                self.unit_move(&model, *to, via, kind)?;
-            }
-            (Some(_), Action::Shoot { target, .. } | Action::Melee { target, .. }) => {
+            Plan::ModelMove { model, step, .. } => self.unit_move(model, step),
+            Plan::Attack { target, kind, .. } => {
                 let attack = if kind == ActionKind::Shoot {
                     AttackKind::Shoot
                 } else {
                     AttackKind::Melee
                 };
-                let t = self.target_for(target)?;
-                self.attack(&id, t, attack, Vec::new())?;
+                let t = if self.st.blip(&target).is_some() {
+                    Target::Blip(target)
+                } else {
+                    Target::Model(target)
+                };
+                // Validated: the attack is possible, so nothing refuses it here.
+                let r = self.attack(&id, t, attack, Vec::new());
+                debug_assert!(r.is_ok(), "a checked attack refused: {r:?}");
             }
-            (Some(_), Action::Overwatch { .. }) => self.overwatch(&id),
-            (Some(model), Action::Interact { .. }) => self.interact(&id, &model),
-            (_, _) => return refuse(format!("{name} cannot take that action")),
+            Plan::Overwatch { .. } => self.overwatch(&id),
+            Plan::Interact { model, .. } => self.interact(&id, &model),
         }
         self.check_reveals();
         self.check_victory();
         self.after_action(&id);
-        Ok(())
     }
 
     /// Begin a validated action of `id`: start its activation if needed and record the
@@ -247,67 +269,24 @@ impl Engine<'_> {
         });
     }
 
-    /// Move a Blip or model to `to` (through `via`) by a shortest legal path within `steps`.
-    fn move_along(
-        &mut self,
-        mover: Mover,
-        to: Pos,
-        via: &[Pos],
-        steps: u32,
-        kind: ActionKind,
-    ) -> Result<(), ActionError> {
-        let Some(from) = self.mover_pos(&mover) else {
-            return refuse("nothing to move");
-        };
-        let o = self.obstacles();
-        let path = plan_path(self.st, &o, from, via, to, steps, kind)?;
-        let path = if via.is_empty() {
-            self.choose_path(&mover, path)
-        } else {
-            path
-        };
-        self.walk(&mover, &path, false);
-        Ok(())
-    }
-
-    fn unit_move(
-        &mut self,
-        model: &str,
-        to: Pos,
-        via: &[Pos],
-        kind: ActionKind,
-    ) -> Result<(), ActionError> {
-        let Some((u, m)) = self.st.find_model(model) else {
-            return refuse(format!("no model {model}"));
-        };
-        let movement = crate::stats::Stats::movement(self.st, self.content, u.side, m);
-        let knocked = m.status.knocked_down;
-        self.st.moved_this_action.push(Id::from(model));
-        if knocked {
-            if let Some(m) = self.st.model_mut(model) {
-                m.status.knocked_down = false;
+    /// A model's checked Move or Sprint: standing up, or walking its path.
+    fn unit_move(&mut self, model: Id, step: Step) {
+        self.st.moved_this_action.push(model);
+        match step {
+            Step::StandUp => {
+                if let Some(m) = self.st.model_mut(&model) {
+                    m.status.knocked_down = false;
+                }
+                self.emit(Event::Status {
+                    model,
+                    status: crate::event::StatusChange::StoodUp,
+                });
             }
-            self.emit(Event::Status {
-                model: Id::from(model),
-                status: crate::event::StatusChange::StoodUp,
-            });
-            return Ok(());
-        }
-        let steps = if kind == ActionKind::Move {
-            movement
-        } else {
-            Rules::sprint(movement)
-        };
-        self.move_along(Mover::Model(Id::from(model)), to, via, steps, kind)
-    }
-
-    fn target_for(&self, target: &str) -> Result<Target, ActionError> {
-        if self.st.blip(target).is_some() {
-            return Ok(Target::Blip(Id::from(target)));
-        }
-        match self.resolve_model(target) {
-            Some((_, m)) => Ok(Target::Model(m)),
-            None => refuse(format!("no target named {target}")),
+            Step::Path { path, paths } => {
+                let mover = Mover::Model(model);
+                let path = self.choose_among(&mover, path, paths);
+                self.walk(&mover, &path, false);
+            }
         }
     }
 

@@ -2,7 +2,7 @@
 //! checked from the Overmind's own view, then resolved: a played card is public, its `play`
 //! runs like a trigger (bounded, its failure logged, what it did before failing kept).
 
-use crate::action::{refuse, Action, ActionError};
+use crate::action::{refuse, Action, Refusal, RefusalKind};
 use crate::behaviour::{bounded, BehaviourCtx, MAX_REASON_BYTES};
 use crate::card::{CardTarget, Deck};
 use crate::content::Content;
@@ -33,7 +33,7 @@ pub(crate) fn validate(
     content: &Content,
     side: Side,
     action: &Action,
-) -> Option<Result<(), ActionError>> {
+) -> Option<Result<(), Refusal>> {
     let r = match action {
         Action::Play { card, target, at } => check_play(st, content, side, card, *target, *at),
         Action::Discard { card } => check_discard(st, side, card),
@@ -44,15 +44,18 @@ pub(crate) fn validate(
 }
 
 /// Only the Overmind holds cards; the message says nothing of its hand.
-fn overmind_only(side: Side, what: &str) -> Result<(), ActionError> {
+fn overmind_only(side: Side, what: &str) -> Result<(), Refusal> {
     if side == Side::Overmind {
         Ok(())
     } else {
-        refuse(format!("only the Overmind {what} cards"))
+        refuse(
+            RefusalKind::NotYours,
+            format!("only the Overmind {what} cards"),
+        )
     }
 }
 
-fn in_hand(st: &GameState, card: &Id) -> Result<(), ActionError> {
+fn in_hand(st: &GameState, card: &Id) -> Result<(), Refusal> {
     if st.cards.hand.contains(card) {
         return Ok(());
     }
@@ -60,14 +63,18 @@ fn in_hand(st: &GameState, card: &Id) -> Result<(), ActionError> {
     held.sort_unstable();
     held.dedup();
     if held.is_empty() {
-        refuse(format!(
-            "{card} is not in the Overmind's hand, which is empty"
-        ))
+        refuse(
+            RefusalKind::Card,
+            format!("{card} is not in the Overmind's hand, which is empty"),
+        )
     } else {
-        refuse(format!(
-            "{card} is not in the Overmind's hand; it holds {}",
-            held.join(", ")
-        ))
+        refuse(
+            RefusalKind::Card,
+            format!(
+                "{card} is not in the Overmind's hand; it holds {}",
+                held.join(", ")
+            ),
+        )
     }
 }
 
@@ -78,28 +85,37 @@ fn check_play(
     card: &Id,
     target: Option<Id>,
     at: Option<Pos>,
-) -> Result<(), ActionError> {
+) -> Result<(), Refusal> {
     overmind_only(side, "plays")?;
     if !may_use_cards(st) {
-        return refuse(if st.interrupt.is_some() {
-            "interrupt first (`interrupt CARD CARD`) to play a card in the Hero phase"
-        } else {
-            "the Overmind plays cards in its own phase, or when it interrupts the Hero phase"
-        });
+        return refuse(
+            RefusalKind::Card,
+            if st.interrupt.is_some() {
+                "interrupt first (`interrupt CARD CARD`) to play a card in the Hero phase"
+            } else {
+                "the Overmind plays cards in its own phase, or when it interrupts the Hero phase"
+            },
+        );
     }
     in_hand(st, card)?;
     let Some(def) = content.cards.get(card.as_str()) else {
-        return refuse(format!("{card}: no loaded pack defines this card"));
+        return refuse(
+            RefusalKind::Card,
+            format!("{card}: no loaded pack defines this card"),
+        );
     };
     if def.deck != Deck::Mutation {
-        return refuse(format!(
-            "{card} is a {} card: it is not played",
-            def.deck.name()
-        ));
+        return refuse(
+            RefusalKind::Card,
+            format!("{card} is a {} card: it is not played", def.deck.name()),
+        );
     }
-    let named = |what: &str| -> Result<(), ActionError> {
+    let named = |what: &str| -> Result<(), Refusal> {
         if target.is_none() && at.is_none() {
-            refuse(format!("{card} is played on {what}: `play {card} TARGET`"))
+            refuse(
+                RefusalKind::Card,
+                format!("{card} is played on {what}: `play {card} TARGET`"),
+            )
         } else {
             Ok(())
         }
@@ -107,7 +123,10 @@ fn check_play(
     match def.target {
         CardTarget::None => {
             if target.is_some() || at.is_some() {
-                return refuse(format!("{card} takes no target: `play {card}`"));
+                return refuse(
+                    RefusalKind::Card,
+                    format!("{card} takes no target: `play {card}`"),
+                );
             }
         }
         CardTarget::Alien | CardTarget::Hero => {
@@ -118,35 +137,49 @@ fn check_play(
             };
             named(what)?;
             let Some(t) = target else {
-                return refuse(format!("{card} is played on {what}, not a square"));
+                return refuse(
+                    RefusalKind::Card,
+                    format!("{card} is played on {what}, not a square"),
+                );
             };
             let unit = st.unit(&t).or_else(|| st.find_model(&t).map(|(u, _)| u));
             match unit {
                 Some(u) if u.side == want && u.alive() && !u.extracted => {}
-                Some(_) => return refuse(format!("{card} is played on {what}: {t} is not one")),
-                None if st.blip(&t).is_some() => {
-                    return refuse(format!("{card} is played on {what}: {t} is a Blip"))
+                Some(_) => {
+                    return refuse(
+                        RefusalKind::Card,
+                        format!("{card} is played on {what}: {t} is not one"),
+                    )
                 }
-                None => return refuse(format!("{card}: no unit named {t}")),
+                None if st.blip(&t).is_some() => {
+                    return refuse(
+                        RefusalKind::Card,
+                        format!("{card} is played on {what}: {t} is a Blip"),
+                    )
+                }
+                None => return refuse(RefusalKind::Card, format!("{card}: no unit named {t}")),
             }
         }
         CardTarget::Square => {
             named("a square")?;
             let Some(p) = at else {
-                return refuse(format!("{card} is played on a square: `play {card} X,Y`"));
+                return refuse(
+                    RefusalKind::Card,
+                    format!("{card} is played on a square: `play {card} X,Y`"),
+                );
             };
             if !st.map.in_bounds(p) {
-                return refuse(format!("{p} is off the map"));
+                return refuse(RefusalKind::Card, format!("{p} is off the map"));
             }
         }
     }
     Ok(())
 }
 
-fn check_discard(st: &GameState, side: Side, card: &Id) -> Result<(), ActionError> {
+fn check_discard(st: &GameState, side: Side, card: &Id) -> Result<(), Refusal> {
     overmind_only(side, "discards")?;
     if !may_use_cards(st) {
-        return refuse("the Overmind discards in its own phase");
+        return refuse(RefusalKind::Card, "the Overmind discards in its own phase");
     }
     in_hand(st, card)
 }

@@ -3,7 +3,7 @@
 //! of them and act — play cards, and activate one Blip or Alien Unit that has not activated this
 //! round — before the Heroes go on.
 
-use crate::action::{refuse, ActionError};
+use crate::action::{refuse, Refusal, RefusalKind};
 use crate::engine::Engine;
 use crate::event::Event;
 use crate::id::Id;
@@ -24,21 +24,27 @@ pub enum Interrupt {
 }
 
 /// Validation of `interrupt CARD CARD`. Pure.
-pub(crate) fn check(st: &GameState, side: Side, discard: &[Id]) -> Result<(), ActionError> {
+pub(crate) fn check(st: &GameState, side: Side, discard: &[Id]) -> Result<(), Refusal> {
     if side != Side::Overmind {
-        return refuse("only the Overmind interrupts the Hero phase");
+        return refuse(
+            RefusalKind::NotYours,
+            "only the Overmind interrupts the Hero phase",
+        );
     }
     if st.interrupt != Some(Interrupt::Offered) {
-        return refuse(
+        return refuse(RefusalKind::Interruption,
             "the Overmind may interrupt only when offered: after a Hero's activation, in the Hero phase",
         );
     }
     let need = st.rules.interrupt_discard as usize;
     if discard.len() != need {
-        return refuse(format!(
-            "interrupting takes {need} cards from the hand, found {}",
-            discard.len()
-        ));
+        return refuse(
+            RefusalKind::Card,
+            format!(
+                "interrupting takes {need} cards from the hand, found {}",
+                discard.len()
+            ),
+        );
     }
     let mut hand = st.cards.hand.clone();
     for card in discard {
@@ -47,9 +53,10 @@ pub(crate) fn check(st: &GameState, side: Side, discard: &[Id]) -> Result<(), Ac
                 hand.remove(i);
             }
             None => {
-                return refuse(format!(
-                    "{card} is not in the Overmind's hand (or not that many times)"
-                ))
+                return refuse(
+                    RefusalKind::Card,
+                    format!("{card} is not in the Overmind's hand (or not that many times)"),
+                )
             }
         }
     }
@@ -60,17 +67,17 @@ pub(crate) fn check(st: &GameState, side: Side, discard: &[Id]) -> Result<(), Ac
 /// interruption goes: while the Overmind is offered it, nothing but `interrupt` and `end`; while
 /// it interrupts, one activation; in a game with an Overmind hand, a Hero's activation ends
 /// (both actions, or `end`) before another Hero's starts, so the offer comes between them.
-pub(crate) fn check_actor(st: &GameState, side: Side, actor: &Id) -> Result<(), ActionError> {
+pub(crate) fn check_actor(st: &GameState, side: Side, actor: &Id) -> Result<(), Refusal> {
     match (side, st.interrupt) {
-        (Side::Overmind, Some(Interrupt::Offered)) => refuse(
+        (Side::Overmind, Some(Interrupt::Offered)) => refuse(RefusalKind::Interruption,
             "the Overmind may interrupt the Hero phase (`interrupt CARD CARD`) or let the Heroes go on (`end`)",
         ),
-        (Side::Overmind, Some(Interrupt::Acting { unit: Some(u) })) if u != *actor => refuse(
+        (Side::Overmind, Some(Interrupt::Acting { unit: Some(u) })) if u != *actor => refuse(RefusalKind::Interruption,
             format!("this interruption is {u}'s activation: `end` it to let the Heroes go on"),
         ),
         (Side::Heroes, None) if st.cards.has_hand() && st.phase == Phase::Heroes => {
             match st.active {
-                Some(a) if a != *actor => refuse(format!(
+                Some(a) if a != *actor => refuse(RefusalKind::EndActivationFirst, format!(
                     "end {a}'s activation first (`end`): the Overmind may interrupt between Hero activations"
                 )),
                 _ => Ok(()),

@@ -51,7 +51,7 @@ mod victory;
 mod view;
 pub use view::{HeroesView, View};
 
-pub use action::{Action, ActionError};
+pub use action::{Action, Refusal, RefusalKind};
 pub use behaviour::{Behaviour, BehaviourCtx, BehaviourError, ModelInfo};
 pub use card::{CardDef, CardTarget, Deck};
 pub use content::Content;
@@ -73,3 +73,4 @@ pub use rules::{RevealTrigger, Rules};
 pub use setup::{BlipSetup, HeroSetup, PoolEntry, Setup, SetupError, TokenSetup};
 pub use state::{Blip, Contents, GameState, Model, Objective, Outcome, Phase, Side, Unit};
 pub use stats::Stats;
+pub use validate::Checked;

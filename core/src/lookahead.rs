@@ -395,9 +395,7 @@ fn alien_attack(state: &GameState, content: &Content, o: &Obstacles, u: &Unit) -
         }
     }
     let action = best.map(|(_, a)| a)?;
-    crate::validate::validate(state, content, Side::Overmind, &action)
-        .is_ok()
-        .then_some(action)
+    crate::validate::is_legal_for(state, content, Side::Overmind, &action).then_some(action)
 }
 
 fn blip_plan(state: &GameState, o: &Obstacles, heroes: &[(Id, Pos)], b: &Blip) -> Option<Action> {
@@ -1805,8 +1803,7 @@ impl<'a> Scene<'a> {
             }
         }
         let best = best.filter(|p| p.gain > 1e-6)?;
-        crate::validate::validate(self.st, self.content, Side::Heroes, &best.action)
-            .is_ok()
+        crate::validate::is_legal_for(self.st, self.content, Side::Heroes, &best.action)
             .then_some(best)
     }
 }

@@ -37,11 +37,24 @@ impl Engine<'_> {
             return path;
         };
         let map = self.map();
-        let o = self.obstacles();
-        let mut paths = shortest_paths(&map, &o, from, to, MAX_PATH_OPTIONS);
+        let paths = shortest_paths(&map, self.st.obstacles(), from, to, MAX_PATH_OPTIONS);
+        self.choose_among(mover, path, paths)
+    }
+
+    /// The Overmind's choice among `paths`, the shortest paths to the same square that
+    /// validation found (`path` when there is no choice).
+    pub fn choose_among(
+        &mut self,
+        mover: &Mover,
+        path: Vec<Pos>,
+        mut paths: Vec<Vec<Pos>>,
+    ) -> Vec<Pos> {
         if paths.len() < 2 {
             return path;
         }
+        let Some(&to) = path.last() else {
+            return path;
+        };
         let i = self.ask_about(
             Side::Overmind,
             DecisionKind::Path,
@@ -124,11 +137,10 @@ impl Engine<'_> {
                 break;
             };
             let map = self.map();
-            let obstacles = self.obstacles();
-            if !can_step(&map, &obstacles, cur, next) {
+            if !can_step(&map, self.st.obstacles(), cur, next) {
                 // Something now stands in the way: re-plan within what is left.
                 let left = allowance - taken;
-                match shortest_path(&map, &obstacles, cur, dest) {
+                match shortest_path(&map, self.st.obstacles(), cur, dest) {
                     Some(p) if p.len() >= 2 && (p.len() - 1) as u32 <= left => {
                         queue = p.into_iter().skip(1).collect();
                         match queue.pop_front() {

@@ -571,6 +571,7 @@ struct Scratch {
 }
 
 thread_local! {
+    static PATH_SEARCHES: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
     static SCRATCH: std::cell::Cell<Option<Box<Scratch>>> = const { std::cell::Cell::new(None) };
 }
 
@@ -718,10 +719,22 @@ pub fn path_distance(map: &Map, obstacles: &Obstacles, a: Pos, b: Pos) -> Option
     .flatten()
 }
 
+/// Path searches ([`shortest_path`], [`shortest_paths`]) this thread has made so far: what
+/// the tests count to show that a move is searched once, validation to resolution.
+#[must_use]
+pub fn path_searches() -> u64 {
+    PATH_SEARCHES.with(std::cell::Cell::get)
+}
+
+fn count_search() {
+    PATH_SEARCHES.with(|c| c.set(c.get() + 1));
+}
+
 /// A shortest legal path from `a` to `b`, both included (see [`DistanceField::path_to`] for
 /// which one).
 #[must_use]
 pub fn shortest_path(map: &Map, obstacles: &Obstacles, a: Pos, b: Pos) -> Option<Vec<Pos>> {
+    count_search();
     with_walk(map, obstacles, a, |grid, _, sc| {
         let ib = grid.index(b)?;
         sc.walk.reach(&grid.steps, &offsets(grid.stride), ib)?;
@@ -743,6 +756,7 @@ pub fn shortest_paths(
     b: Pos,
     cap: usize,
 ) -> Vec<Vec<Pos>> {
+    count_search();
     // Walk back from `b`, one step closer to `a` each time, neighbours in `Dir::ALL` order
     // (the order `path_to` picks its one path by). A step is taken when the grid allows it,
     // which on a shortest path is exactly when `can_step` does: the grid differs only in

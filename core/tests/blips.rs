@@ -171,7 +171,7 @@ fn a_blip_moves_five_whatever_it_holds() {
         let mut c = ctl(vec![]);
         to_overmind(&mut g, &w, &mut c);
         let err = g.apply(mv("B", 6, 6), &w.content, &mut c).unwrap_err();
-        assert!(err.0.contains("off the map"), "{err}");
+        assert!(err.message.contains("off the map"), "{err}");
         // (6,0) to (11,5) is 5 steps; going round a rock at (7,1) takes more.
         let mut g2 = g.clone();
         apply(&mut g2, &w, &mut c, mv("B", 11, 5));
@@ -182,10 +182,10 @@ fn a_blip_moves_five_whatever_it_holds() {
         g.state.moved();
         let err = g.apply(mv("B", 11, 5), &w.content, &mut c).unwrap_err();
         assert!(
-            err.0.contains("squares away") && err.0.contains("allows 5"),
+            err.message.contains("squares away") && err.message.contains("allows 5"),
             "{err}"
         );
-        assert!(!err.0.contains(t), "never names the contents");
+        assert!(!err.message.contains(t), "never names the contents");
         // Sprint is half of 5.
         let err = g
             .apply(
@@ -198,7 +198,7 @@ fn a_blip_moves_five_whatever_it_holds() {
                 &mut c,
             )
             .unwrap_err();
-        assert!(err.0.contains("allows 2"), "{err}");
+        assert!(err.message.contains("allows 2"), "{err}");
     }
 }
 
@@ -224,7 +224,7 @@ fn refusals_never_name_a_blips_contents() {
         },
     ] {
         if let Err(e) = g.apply(a, &w.content, &mut c) {
-            assert!(!e.0.contains("horror"), "{e}");
+            assert!(!e.message.contains("horror"), "{e}");
         }
     }
 }

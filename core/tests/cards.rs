@@ -228,7 +228,7 @@ fn only_the_overmind_plays_in_its_phase_a_card_it_holds_on_the_target_it_names()
         .validate(&w.content, &play("bite", Some("T")))
         .expect_err("Heroes' phase");
     assert_eq!(
-        e.0, "only the Overmind plays cards",
+        e.message, "only the Overmind plays cards",
         "nothing about its hand"
     );
     apply(&mut g, &w, &mut c, Action::End);
@@ -320,7 +320,7 @@ fn the_interruption_is_offered_after_each_hero_activation_and_declining_shows_no
     let e = g
         .validate(&w.content, &mv("V", 1, 4))
         .expect_err("U is activating");
-    assert!(e.0.contains("end U's activation first"), "{e}");
+    assert!(e.message.contains("end U's activation first"), "{e}");
 }
 
 #[test]

@@ -279,7 +279,7 @@ fn a_blips_own_move_ends_at_its_reveal_and_the_unit_has_only_its_other_action() 
         let err = g
             .apply(mv(name, 9, 0), &w.content, &mut c)
             .expect_err("the Move is spent");
-        assert!(err.0.contains("move action"), "{err}");
+        assert!(err.message.contains("move action"), "{err}");
         assert!(!g.is_legal(&w.content, &mv(name, 9, 0)));
     }
     assert_eq!(g.state.unit("B1").unwrap().models[0].pos, at);
@@ -288,7 +288,7 @@ fn a_blips_own_move_ends_at_its_reveal_and_the_unit_has_only_its_other_action() 
     let err = g
         .apply(Action::sprint_to("B1", Pos::new(8, 0)), &w.content, &mut c)
         .expect_err("two actions in all");
-    assert!(!err.0.is_empty());
+    assert!(!err.message.is_empty());
 }
 
 #[test]
@@ -456,7 +456,7 @@ fn a_move_through_a_waypoint_walks_it_and_a_waypoint_too_far_is_refused() {
         via: vec![Pos::new(2, 3)],
     };
     let err = g.validate(&w.content, &far).unwrap_err();
-    assert!(err.0.contains("allows 2"), "{err}");
+    assert!(err.message.contains("allows 2"), "{err}");
     let off = Action::Sprint {
         unit: "T".into(),
         to: Pos::new(2, 0),
@@ -465,7 +465,7 @@ fn a_move_through_a_waypoint_walks_it_and_a_waypoint_too_far_is_refused() {
     assert!(g
         .validate(&w.content, &off)
         .unwrap_err()
-        .0
+        .message
         .contains("off the map"));
 }
 

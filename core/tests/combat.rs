@@ -47,7 +47,7 @@ fn two_different_actions_then_the_activation_ends() {
     let mut c = ctl(vec![]);
     apply(&mut g, &w, &mut c, mv("T", 1, 0));
     let e = g.apply(mv("T", 2, 0), &w.content, &mut c).unwrap_err();
-    assert!(e.0.contains("must differ"), "{e}");
+    assert!(e.message.contains("must differ"), "{e}");
     apply(
         &mut g,
         &w,
@@ -64,7 +64,10 @@ fn two_different_actions_then_the_activation_ends() {
         "every Hero activated: the Overmind's phase"
     );
     let e = g.apply(mv("T", 2, 0), &w.content, &mut c).unwrap_err();
-    assert!(e.0.contains("overmind") || e.0.contains("belongs"), "{e}");
+    assert!(
+        e.message.contains("overmind") || e.message.contains("belongs"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -483,7 +486,7 @@ fn interact_recovers_from_stun_and_a_stunned_model_cannot_move() {
     g.state.model_mut("T").unwrap().status.stunned = true;
     let mut c = ctl(vec![]);
     let e = g.apply(mv("T", 1, 2), &w.content, &mut c).unwrap_err();
-    assert!(e.0.contains("Stunned"), "{e}");
+    assert!(e.message.contains("Stunned"), "{e}");
     let ev = apply(&mut g, &w, &mut c, Action::Interact { unit: "T".into() });
     assert!(ev.iter().any(|e| matches!(
         e,

@@ -45,7 +45,7 @@ fn without_the_tools_both_are_refused_and_nothing_changes() {
         },
     ] {
         let e = g.apply(a, &w.content, &mut c).unwrap_err();
-        assert!(e.0.contains("play --dev"), "{e}");
+        assert!(e.message.contains("play --dev"), "{e}");
     }
     assert_eq!(g.state, before);
     assert!(g.record.is_empty());
@@ -124,7 +124,7 @@ fn bad_spawns_and_performs_are_refused_with_the_reason() {
     let w = world();
     let mut g = dev_game(&w);
     let mut c = ctl(vec![]);
-    let refused = |g: &Game, a: Action| g.validate(&w.content, &a).unwrap_err().0;
+    let refused = |g: &Game, a: Action| g.validate(&w.content, &a).unwrap_err().message;
     assert!(refused(&g, spawn("nope", 8, 0, 1)).contains("no loaded alien type"));
     assert!(refused(&g, spawn("grunt", 0, 0, 1)).contains("holds a model"));
     assert!(refused(&g, spawn("grunt", 10, 3, 1)).contains("holds a model"));

@@ -543,7 +543,7 @@ fn a_dial_that_moves_movement_slows_a_wounded_hero() {
         m.health = 3;
     }
     let e = g.validate(&w.content, &mv("T", 4, 0)).unwrap_err();
-    assert!(e.0.contains("a move allows 2"), "{e}");
+    assert!(e.message.contains("a move allows 2"), "{e}");
 }
 
 /// A trigger that does nothing leaves no trace; one that acts is announced before its effects.

@@ -398,7 +398,7 @@ impl Scenario {
             match game.apply(step.action.clone(), content, &mut ctl) {
                 Ok(evs) => events.extend(evs.into_iter().map(|e| (i + 1, e))),
                 Err(e) => {
-                    refusal = Some((i + 1, e.0));
+                    refusal = Some((i + 1, e.message));
                     break;
                 }
             }

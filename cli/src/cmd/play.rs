@@ -9,7 +9,7 @@ use crate::packs;
 use crate::session::Session;
 use crate::turn::Turn;
 use overmind_core::ai::{controller, player, Level, Player};
-use overmind_core::{Action, Controller, Controllers, Side};
+use overmind_core::{Action, Checked, Controller, Controllers, Refusal, RefusalKind, Side};
 use overmind_scripting::reload::Watcher;
 use std::cell::RefCell;
 use std::io::IsTerminal;
@@ -299,38 +299,47 @@ fn play(
 /// Carry out one command; true when the game changed.
 fn handle(session: &mut Session, frontend: &Shared, side: Side, cmd: Command) -> bool {
     match cmd {
-        Command::Act(action) if !ends_activation_ok(session, frontend, side, &action) => {
-            // Refused by the player: said as help text, since nothing happened.
-            frontend
-                .borrow_mut()
-                .note(Note::Help, "nothing done: the activation goes on\n");
+        Command::Act(action) => {
+            // Checked once: the plan is what is played, and the refusal's kind is what the
+            // questions below go by.
+            let checked = session.game.check(session.content(), &action);
+            if !ends_activation_ok(session, frontend, side, &action, &checked) {
+                // Refused by the player: said as help text, since nothing happened.
+                frontend
+                    .borrow_mut()
+                    .note(Note::Help, "nothing done: the activation goes on\n");
+                return false;
+            }
+            match checked {
+                Ok(checked) => match session.play(checked) {
+                    Ok(events) => {
+                        frontend.borrow_mut().events(session, &events);
+                        return true;
+                    }
+                    Err(e) => frontend.borrow_mut().error(&e.to_string(), None),
+                },
+                Err(r) if side == Side::Heroes && r.kind == RefusalKind::EndActivationFirst => {
+                    // With an Overmind hand, a Hero's activation ends before another's starts
+                    // (the Overmind may interrupt between, docs/RULES.md §15.4): the
+                    // confirmed switch ends it first.
+                    if let Ok(events) = session.apply(Action::End) {
+                        frontend.borrow_mut().events(session, &events);
+                    }
+                    if session.game.to_move() != Some(side) {
+                        frontend.borrow_mut().note(
+                            Note::Help,
+                            "the activation ended; the Overmind may interrupt first: give the command again on your turn\n",
+                        );
+                        return true;
+                    }
+                    return handle(session, frontend, side, Command::Act(action));
+                }
+                Err(e) => {
+                    let hint = nearest_legal(session, &action);
+                    frontend.borrow_mut().error(&e.to_string(), hint.as_deref());
+                }
+            }
         }
-        Command::Act(action) if ends_first(session, side, &action) => {
-            // With an Overmind hand, a Hero's activation ends before another's starts (the
-            // Overmind may interrupt between, docs/RULES.md §15.4): the confirmed switch ends
-            // it first.
-            if let Ok(events) = session.apply(Action::End) {
-                frontend.borrow_mut().events(session, &events);
-            }
-            if session.game.to_move() != Some(side) {
-                frontend.borrow_mut().note(
-                    Note::Help,
-                    "the activation ended; the Overmind may interrupt first: give the command again on your turn\n",
-                );
-                return true;
-            }
-            return handle(session, frontend, side, Command::Act(action));
-        }
-        Command::Act(action) => match session.apply(action.clone()) {
-            Ok(events) => {
-                frontend.borrow_mut().events(session, &events);
-                return true;
-            }
-            Err(e) => {
-                let hint = nearest_legal(session, &action);
-                frontend.borrow_mut().error(&e.to_string(), hint.as_deref());
-            }
-        },
         Command::Answer(_) => frontend.borrow_mut().error(
             "no decision is waiting: a number answers a decision's options",
             None,
@@ -389,7 +398,13 @@ fn show_board(
 
 /// Whether `action` may go ahead: one that would end the current activation, with actions
 /// left, by naming another unit asks the player first (a typo must not cost an action).
-fn ends_activation_ok(session: &Session, frontend: &Shared, side: Side, action: &Action) -> bool {
+fn ends_activation_ok(
+    session: &Session,
+    frontend: &Shared,
+    side: Side,
+    action: &Action,
+    checked: &Result<Checked, Refusal>,
+) -> bool {
     let st = &session.game.state;
     let (Some(active), Some(actor)) = (st.active, action.actor()) else {
         return true;
@@ -406,14 +421,18 @@ fn ends_activation_ok(session: &Session, frontend: &Shared, side: Side, action: 
     if acting == active.as_str() {
         return true;
     }
-    let used = st
+    let left = st
         .unit(&active)
-        .map(|u| u.used.len())
-        .or_else(|| st.blip(&active).map(|b| b.used.len()))
-        .unwrap_or(2);
-    let left = 2usize.saturating_sub(used);
-    let legal =
-        session.game.is_legal(session.content(), action) || ends_first(session, side, action);
+        .map(|u| overmind_core::stats::actions_left(st, &u.used))
+        .or_else(|| {
+            st.blip(&active)
+                .map(|b| overmind_core::stats::actions_left(st, &b.used))
+        })
+        .unwrap_or(0);
+    let legal = match checked {
+        Ok(_) => true,
+        Err(r) => r.kind == RefusalKind::EndActivationFirst,
+    };
     if left == 0 || !legal {
         // Nothing to lose, or refused anyway (and the refusal says why).
         return true;
@@ -424,26 +443,6 @@ fn ends_activation_ok(session: &Session, frontend: &Shared, side: Side, action: 
         if left == 1 { "" } else { "s" }
     );
     frontend.borrow_mut().confirm(side, &question)
-}
-
-/// Whether `action` of `side` is refused only because another Hero's activation must end
-/// first (a game with an Overmind hand), and is legal once it has. Pure: a copy with no
-/// activation under way is checked, nothing is played.
-fn ends_first(session: &Session, side: Side, action: &Action) -> bool {
-    let st = &session.game.state;
-    if side != Side::Heroes || !st.cards.has_hand() || st.active.is_none() {
-        return false;
-    }
-    if session.game.is_legal(session.content(), action) {
-        return false;
-    }
-    let mut after = overmind_core::Game {
-        state: st.clone(),
-        log: Vec::new(),
-        record: Vec::new(),
-    };
-    after.state.active = None;
-    after.is_legal(session.content(), action)
 }
 
 /// The legal action most like a refused one: same kind and unit, the nearest square or the
