@@ -13,6 +13,7 @@ mod json;
 mod output;
 mod packs;
 mod render;
+mod report;
 mod save;
 mod screen;
 mod session;
