@@ -10,6 +10,7 @@ mod fuzz;
 mod html;
 mod human;
 mod json;
+mod json_file;
 mod output;
 mod packs;
 mod render;

@@ -5,6 +5,7 @@ use super::args::{MergeArgs, Shard, MAX_SHARDS};
 use super::outcome::{Compared, Meta, Outcome, Run};
 use super::render::render;
 use crate::error::CliError;
+use crate::json_file;
 use crate::stats::Totals;
 use overmind_core::ai::{Level, Levels};
 use serde::{Deserialize, Serialize};
@@ -80,14 +81,7 @@ impl ShardFile {
     /// # Errors
     /// `path:line:column: message` for a file that is not a shard report this build reads.
     fn read(path: &Path) -> Result<ShardFile, CliError> {
-        let text = overmind_core::source::read_text(path).map_err(|e| {
-            let at = if e.line == 0 {
-                String::new()
-            } else {
-                format!(":{}:{}", e.line, e.column)
-            };
-            CliError::Problems(vec![format!("{}{at}: {}", path.display(), e.message)])
-        })?;
+        let text = json_file::read_text(path)?;
         ShardFile::parse(path, &text)
     }
 
@@ -96,27 +90,14 @@ impl ShardFile {
     /// # Errors
     /// `path:line:column: message`.
     fn parse(path: &Path, text: &str) -> Result<ShardFile, CliError> {
-        let lines = overmind_core::source::LineIndex::new(text);
-        let at = |line: usize, column: usize, msg: String| {
-            CliError::Problems(vec![format!("{}:{line}:{column}: {msg}", path.display())])
+        let at = |needle: &str, msg: &str| {
+            json_file::problem(path, json_file::position_of(text, needle), msg)
         };
-        // serde_json counts bytes from 0 at the start of a line: columns here count characters
-        // from 1.
-        let json_at = |e: serde_json::Error| {
-            let (line, column) = lines.byte_column(e.line(), e.column());
-            at(line, column, json_message(&e))
-        };
-        let value: serde_json::Value = serde_json::from_str(text).map_err(json_at)?;
-        let position = |needle: &str| match text.find(needle) {
-            Some(i) => overmind_core::source::line_col(text, i),
-            None => (1, 1),
-        };
+        let value: serde_json::Value = json_file::parse(path, text)?;
         if value.get("format").and_then(serde_json::Value::as_str) != Some(SHARD_FORMAT) {
-            let (l, c) = position("\"format\"");
             return Err(at(
-                l,
-                c,
-                format!(
+                "\"format\"",
+                &format!(
                     "not a report of `overmind simulate --shard`: no \"format\": \"{SHARD_FORMAT}\""
                 ),
             ));
@@ -124,27 +105,23 @@ impl ShardFile {
         match value.get("version").and_then(serde_json::Value::as_u64) {
             Some(v) if v == u64::from(SHARD_VERSION) => {}
             other => {
-                let (l, c) = position("\"version\"");
                 let found = other.map_or_else(|| "none".to_string(), |v| v.to_string());
                 return Err(at(
-                    l,
-                    c,
-                    format!(
+                    "\"version\"",
+                    &format!(
                         "shard report version {found} is not supported (this overmind reads \
                          version {SHARD_VERSION})"
                     ),
                 ));
             }
         }
-        let file: ShardFile = serde_json::from_str(text).map_err(json_at)?;
+        let file: ShardFile = json_file::parse(path, text)?;
         // The shard and its seeds must agree with each other, so a hand-edited file is caught.
         let s = file.shard;
-        let (l, c) = position("\"shard\"");
         if s.count == 0 || s.count > MAX_SHARDS || s.index == 0 || s.index > s.count {
             return Err(at(
-                l,
-                c,
-                format!("shard {s} is not a slice: expected I/N with 1 ≤ I ≤ N ≤ {MAX_SHARDS}"),
+                "\"shard\"",
+                &format!("shard {s} is not a slice: expected I/N with 1 ≤ I ≤ N ≤ {MAX_SHARDS}"),
             ));
         }
         let want = Seeds {
@@ -154,11 +131,9 @@ impl ShardFile {
         };
         let runs = std::iter::once(&file.base).chain(file.compare.as_ref().map(|c| &c.run));
         if file.seeds != want || runs.into_iter().any(|r| r.totals.games != want.count) {
-            let (l, c) = position("\"seeds\"");
             return Err(at(
-                l,
-                c,
-                format!(
+                "\"seeds\"",
+                &format!(
                     "shard {s} of {} games from seed {} plays {} games from seed {} (every {}), \
                      which this report does not hold",
                     file.games, file.first_seed, want.count, want.first, want.step
@@ -166,15 +141,6 @@ impl ShardFile {
             ));
         }
         Ok(file)
-    }
-}
-
-/// serde_json's message without its own " at line L column C" suffix.
-fn json_message(e: &serde_json::Error) -> String {
-    let s = e.to_string();
-    match s.rfind(" at line ") {
-        Some(i) => s[..i].to_string(),
-        None => s,
     }
 }
 
