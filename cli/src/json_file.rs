@@ -1,5 +1,4 @@
-//! Reading the CLI's own JSON files (saves, shard reports): what is wrong with one is reported
-//! as `path:line:column: message`, the column counted in characters from 1.
+//! Reading the CLI's JSON files (saves, shard reports): problems as `path:line:column: message`.
 
 use crate::error::CliError;
 use serde::de::DeserializeOwned;

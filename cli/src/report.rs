@@ -1,6 +1,4 @@
-//! The balance report of one `overmind simulate` run: win rates with their intervals, rounds,
-//! and each behaviour's, alien type's and card's totals. `simulate` prints it as tables or
-//! JSON, and `simulate --html` draws it.
+//! The balance report of one `simulate` run: what `simulate` prints and `simulate --html` draws.
 
 use crate::stats::{AlienStats, BehaviourStats, CardStats, PerUse, Rate};
 use overmind_core::ai::Level;

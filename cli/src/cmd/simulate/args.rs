@@ -1,5 +1,4 @@
-//! The command line of `overmind simulate` and `simulate merge`, and `--shard I/N`: which
-//! slice of the seeds a run plays.
+//! The command line of `simulate` and `simulate merge`, and `--shard I/N`: a slice of the seeds.
 
 use overmind_core::ai::Level;
 use serde::{Deserialize, Serialize};

@@ -1,5 +1,4 @@
-//! The content fingerprint that tells shards of one simulation from others: a hash of what
-//! the packs and the mission file hold, wherever they are.
+//! The content fingerprint of shards: a hash of what the packs and the mission hold, not where.
 
 use std::path::{Path, PathBuf};
 

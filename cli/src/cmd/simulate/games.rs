@@ -1,6 +1,4 @@
-//! Playing a simulation's games: each run's games on `--jobs` threads (each thread loads its
-//! own packs), summed in seed order, and the content a `--compare` over a pack's own mission
-//! plays without the pack's behaviours.
+//! Playing a run's games on `--jobs` threads, summed in seed order, once or twice (`--compare`).
 
 use super::args::{Args, Shard};
 use super::outcome::{Compared, Meta, Outcome, Run};

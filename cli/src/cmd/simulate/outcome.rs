@@ -1,5 +1,4 @@
-//! What a simulation ends with: the runs' totals over the seeds they played, and what every
-//! run shares (the mission, the number of games, the first seed, the AI levels).
+//! What a simulation ends with: each run's totals, and what every run of it shares.
 
 use crate::stats::Totals;
 use overmind_core::ai::Levels;

@@ -1,5 +1,4 @@
-//! What `simulate` and `simulate merge` print: each run's report as tables or JSON, and with
-//! `--compare` the difference between the two runs.
+//! What `simulate` prints: each run's report as tables or JSON, and a comparison's difference.
 
 use super::outcome::{Meta, Outcome, Run};
 use crate::packs;

@@ -1,5 +1,4 @@
-//! Shard reports: what `simulate --shard I/N` writes (the slice's totals, exactly), reading
-//! and checking them, and `simulate merge`, which adds the slices up.
+//! Shard reports (`simulate --shard I/N`): writing, reading and checking them, and `merge`.
 
 use super::args::{MergeArgs, Shard, MAX_SHARDS};
 use super::outcome::{Compared, Meta, Outcome, Run};
