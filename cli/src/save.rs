@@ -4,6 +4,7 @@
 //! `path:line:column: message`.
 
 use crate::error::CliError;
+use crate::json_file;
 use overmind_core::decision::Answer;
 use overmind_core::{Action, Content, Controllers, Event, Game, Outcome, Scripted, Side};
 use serde::{Deserialize, Serialize};
@@ -144,14 +145,7 @@ impl Save {
     /// `path:line:column: message` for a file that is not a save this build reads (a file
     /// that is not UTF-8 at its first bad byte).
     pub fn read(path: &Path) -> Result<Save, CliError> {
-        let text = overmind_core::source::read_text(path).map_err(|e| {
-            let at = if e.line == 0 {
-                String::new()
-            } else {
-                format!(":{}:{}", e.line, e.column)
-            };
-            CliError::Problems(vec![format!("{}{at}: {}", path.display(), e.message)])
-        })?;
+        let text = json_file::read_text(path)?;
         Save::parse(path, &text)
     }
 
@@ -160,39 +154,29 @@ impl Save {
     /// # Errors
     /// `path:line:column: message`.
     pub fn parse(path: &Path, text: &str) -> Result<Save, CliError> {
-        let lines = overmind_core::source::LineIndex::new(text);
-        let at = |line: usize, column: usize, msg: String| {
-            CliError::Problems(vec![format!("{}:{line}:{column}: {msg}", path.display())])
-        };
-        // serde_json counts bytes from 0 at the start of a line (0 at the end of the text):
-        // columns here count characters from 1.
-        let json_at = |e: serde_json::Error| {
-            let (line, column) = lines.byte_column(e.line(), e.column());
-            at(line, column, message(&e))
-        };
         // The version first, so a newer format is named as such rather than as a bad field.
-        let value: serde_json::Value = serde_json::from_str(text).map_err(json_at)?;
-        let (vl, vc) = position_of(text, "\"version\"");
+        let value: serde_json::Value = json_file::parse(path, text)?;
+        let at = json_file::position_of(text, "\"version\"");
         match value.get("version").and_then(serde_json::Value::as_u64) {
             Some(v) if v == u64::from(VERSION) => {}
             Some(v) => {
-                return Err(at(
-                    vl,
-                    vc,
-                    format!(
+                return Err(json_file::problem(
+                    path,
+                    at,
+                    &format!(
                         "save version {v} is not supported (this overmind reads version {VERSION})"
                     ),
                 ));
             }
             None => {
-                return Err(at(
-                    vl,
-                    vc,
-                    "not an overmind save: no number `version`".to_string(),
+                return Err(json_file::problem(
+                    path,
+                    at,
+                    "not an overmind save: no number `version`",
                 ))
             }
         }
-        serde_json::from_str(text).map_err(json_at)
+        json_file::parse(path, text)
     }
 }
 
@@ -282,23 +266,6 @@ fn what(t: &std::fs::FileType) -> &'static str {
         "a symbolic link"
     } else {
         "not a regular file"
-    }
-}
-
-/// serde_json's message without its own " at line L column C" suffix.
-fn message(e: &serde_json::Error) -> String {
-    let s = e.to_string();
-    match s.rfind(" at line ") {
-        Some(i) => s[..i].to_string(),
-        None => s,
-    }
-}
-
-/// 1-based line and column (characters) of the first `needle`, or 1:1.
-fn position_of(text: &str, needle: &str) -> (usize, usize) {
-    match text.find(needle) {
-        Some(i) => overmind_core::source::line_col(text, i),
-        None => (1, 1),
     }
 }
 

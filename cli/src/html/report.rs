@@ -3,8 +3,8 @@
 //! per use — with both runs of a `--compare` on the same axes.
 
 use super::escape;
-use crate::cmd::simulate::Report;
 use crate::error::CliError;
+use crate::report::Report;
 use crate::stats::PerUse;
 use std::collections::BTreeSet;
 use std::fmt::Write as _;

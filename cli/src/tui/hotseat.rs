@@ -1,12 +1,22 @@
 //! Hot-seat in line mode: before the other side's screen is printed, the terminal and its
 //! scrollback are cleared (ANSI) and the keyboard is handed over with a prompt.
 
+use crate::describe;
 use crate::human::{Frontend, Input, Note};
 use crate::packs::Reload;
 use crate::session::Session;
 use crate::turn::Turn;
 use overmind_core::{Decision, Event, Side, View};
 use std::time::Duration;
+
+/// What the handover screen (and line mode's handover) says.
+#[must_use]
+pub fn handover_text(to: Side) -> String {
+    format!(
+        "Pass the keyboard to {} — press Enter",
+        describe::side_name(to)
+    )
+}
 
 /// A line-mode front end with a handover between the two people at it.
 pub struct Handover {
@@ -34,7 +44,7 @@ impl Handover {
             return;
         }
         // Home, clear the screen, clear the scrollback.
-        let text = format!("\x1b[H\x1b[2J\x1b[3J{}\n", super::handover_text(side));
+        let text = format!("\x1b[H\x1b[2J\x1b[3J{}\n", handover_text(side));
         self.inner.note(Note::Help, &text);
         loop {
             match self.inner.read(side, Duration::from_secs(1)) {

@@ -63,15 +63,6 @@ pub fn frontend(
     }
 }
 
-/// What the handover screen (and line mode's handover) says.
-#[must_use]
-pub fn handover_text(to: Side) -> String {
-    format!(
-        "Pass the keyboard to {} — press Enter",
-        describe::side_name(to)
-    )
-}
-
 /// Whether the terminal is in raw mode on the alternate screen (set up by [`Tui::start`]).
 static ACTIVE: AtomicBool = AtomicBool::new(false);
 
@@ -734,7 +725,7 @@ impl Tui {
         let text = vec![
             Line::styled("Hot-seat", Style::default().add_modifier(Modifier::BOLD)),
             Line::from(""),
-            Line::from(handover_text(to)),
+            Line::from(hotseat::handover_text(to)),
             Line::from(""),
             Line::from(format!(
                 "Only {} should look at the screen from here on.",
