@@ -49,6 +49,7 @@ pub mod validate;
 mod victory;
 mod view;
 pub use view::{HeroesView, View};
+mod names;
 
 pub use action::{Action, ActionError};
 pub use behaviour::{Behaviour, BehaviourCtx, BehaviourError, ModelInfo};
