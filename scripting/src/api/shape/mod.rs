@@ -24,7 +24,7 @@ pub use moments::{
     ATTACK_MOMENT, DAMAGE_MOMENT, KILLED_MOMENT, MOMENT, PHASE_MOMENT, PLAY_CONTEXT, REVEAL_MOMENT,
     STEP_MOMENT, TOKEN_MOMENT, UNIT_MOMENT,
 };
-pub(crate) use names::{attack_name, effect};
+pub(crate) use names::effect;
 pub use names::{
     ATTACK_KINDS, CARD_TARGETS, DECKS, EFFECTS, ROLLS, SIDES, STATS, STATUSES, TERRAINS,
     TOKEN_CLASSES, UNTILS,

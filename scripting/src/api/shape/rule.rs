@@ -1,5 +1,7 @@
 //! What a shape is: its fields, and the rule each field's value must follow.
 
+use super::names::Names;
+
 /// What a field of a definition table must hold.
 #[derive(Debug)]
 pub enum Rule {
@@ -23,7 +25,7 @@ pub enum Rule {
     /// An array of ids.
     Ids,
     /// One of these strings.
-    OneOf(&'static [&'static str]),
+    OneOf(&'static Names),
     /// A token's map symbol: one printable ASCII character that is not a letter, a digit or
     /// one the map uses ([`overmind_core::token::RESERVED_SYMBOLS`]).
     Symbol,
