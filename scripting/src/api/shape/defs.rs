@@ -1,5 +1,4 @@
-//! The definitions scripts write: `behaviour`, `alien_type` (with its make-up and Shoot bands),
-//! `token`, `ability`, `trigger` and `card`.
+//! The definitions scripts write: `behaviour`, `alien_type`, `token`, `ability`, `trigger`, `card`.
 
 use super::hooks::{ABILITY_HOOKS, ALIEN_HOOKS, CARD_HOOKS, HOOKS, TOKEN_HOOKS};
 use super::names::{CARD_TARGETS, DECKS, TOKEN_CLASSES};

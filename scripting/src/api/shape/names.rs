@@ -1,6 +1,4 @@
-//! The names scripts use for core's enums (effects, attack kinds, durations, rolls, terrain,
-//! statuses, stats, sides, token classes, decks, card targets), taken from core's `ALL` and
-//! `name()`.
+//! The names scripts use for core's enums, taken from their `ALL` and `name()`.
 
 use overmind_core::card::{CardTarget, Deck};
 use overmind_core::event::{AttackKind, Roll};
