@@ -50,6 +50,7 @@ pub mod validate;
 mod victory;
 mod view;
 pub use view::{HeroesView, View};
+mod names;
 
 pub use action::{Action, Refusal, RefusalKind};
 pub use behaviour::{Behaviour, BehaviourCtx, BehaviourError, ModelInfo};

@@ -2,23 +2,12 @@
 //! ([`crate::api::TABLES`] and [`crate::api::shape::SHAPES`]): LuaLS `---@meta` stubs for
 //! editors and a Markdown reference, so the docs can never drift from the binding.
 
-use crate::api::game::terrain_name;
 use crate::api::shape::{
     Rule, Shape, ATTACK_KINDS, CARD_TARGETS, DECKS, EFFECTS, ROLLS, SHAPES, SIDES, STATS, STATUSES,
-    TOKEN_CLASSES, UNTILS,
+    TERRAINS, TOKEN_CLASSES, UNTILS,
 };
 use crate::api::{FnDoc, TableDoc, TABLES};
-use overmind_core::Terrain;
 use std::fmt::Write;
-
-const TERRAINS: [Terrain; 6] = [
-    Terrain::Plain,
-    Terrain::Red,
-    Terrain::Green,
-    Terrain::Yellow,
-    Terrain::Building,
-    Terrain::Solid,
-];
 
 /// Aliases: name, LuaLS type, meaning.
 fn aliases() -> Vec<(&'static str, String, &'static str)> {
@@ -32,7 +21,7 @@ fn aliases() -> Vec<(&'static str, String, &'static str)> {
     vec![
         (
             "Terrain",
-            quoted(TERRAINS.iter().map(|&t| terrain_name(t)).collect()),
+            quoted(TERRAINS.iter().map(|(n, _)| *n).collect()),
             "The kind of a square (docs/RULES.md §2); `game:terrain` returns it.",
         ),
         (

@@ -15,7 +15,7 @@ use mlua::{Lua, MultiValue, Table, Value, Variadic};
 use overmind_core::effect::MAX_CHANGE;
 use overmind_core::token::{Token, TokenClass};
 use overmind_core::trigger::Hook;
-use overmind_core::{BehaviourCtx, Contents, Id, ModelInfo, Pos, Side, Terrain};
+use overmind_core::{BehaviourCtx, Contents, Id, ModelInfo, Pos, Side};
 use std::rc::Rc;
 use std::sync::Arc;
 
@@ -235,18 +235,6 @@ fn steps_to_adjacent(lua: &Lua, _: &GameRef, args: Two) -> mlua::Result<Option<u
     })
 }
 
-/// The name scripts compare terrain with.
-pub(crate) fn terrain_name(t: Terrain) -> &'static str {
-    match t {
-        Terrain::Plain => "plain",
-        Terrain::Red => "red",
-        Terrain::Green => "green",
-        Terrain::Yellow => "yellow",
-        Terrain::Building => "building",
-        Terrain::Solid => "solid",
-    }
-}
-
 fn terrain(
     lua: &Lua,
     _: &GameRef,
@@ -254,9 +242,7 @@ fn terrain(
 ) -> mlua::Result<&'static str> {
     no_more("terrain", 1, &rest)?;
     let p = place("terrain", "square", &square)?;
-    Ok(terrain_name(with_ctx(lua, move |_, ctx| {
-        Ok(ctx.terrain(p))
-    })?))
+    Ok(with_ctx(lua, move |_, ctx| Ok(ctx.terrain(p)))?.name())
 }
 
 /// Every square of one kind, row by row from the top-left: one call where a loop over the map
@@ -264,7 +250,7 @@ fn terrain(
 fn squares(lua: &Lua, _: &GameRef, a: MultiValue) -> mlua::Result<MultiValue> {
     let a = Args::new("squares", a);
     a.at_most(1)?;
-    let kind = a.one_of(0, "terrain", TERRAINS)?;
+    let kind = a.one_of(0, "terrain", &TERRAINS)?;
     let found = with_ctx(lua, move |lua, ctx| {
         charge(lua, search_units(ctx))?;
         let map = &ctx.state().map;
@@ -423,7 +409,7 @@ fn set_status(lua: &Lua, _: &GameRef, a: MultiValue) -> mlua::Result<MultiValue>
     let a = Args::new("set_status", a);
     a.at_most(3)?;
     let model = a.model(0, "model")?;
-    let status = a.one_of(1, "status", STATUSES)?;
+    let status = a.one_of(1, "status", &STATUSES)?;
     let on = a.boolean(2, "on")?;
     with_ctx(lua, move |_, ctx| {
         ctx.set_status(&model, status, on)
@@ -436,9 +422,9 @@ fn modify(lua: &Lua, _: &GameRef, a: MultiValue) -> mlua::Result<MultiValue> {
     let a = Args::new("modify", a);
     a.at_most(4)?;
     let model = a.model(0, "model")?;
-    let stat = a.one_of(1, "stat", STATS)?;
+    let stat = a.one_of(1, "stat", &STATS)?;
     let change = a.change(2, "change", i64::from(MAX_CHANGE))?;
-    let until = a.one_of(3, "duration", UNTILS)?;
+    let until = a.one_of(3, "duration", &UNTILS)?;
     with_ctx(lua, move |_, ctx| {
         ctx.modify(&model, stat, change, until)
             .map_err(|e| core_err("modify", &e))
@@ -449,7 +435,7 @@ fn modify(lua: &Lua, _: &GameRef, a: MultiValue) -> mlua::Result<MultiValue> {
 fn modify_attack(lua: &Lua, _: &GameRef, a: MultiValue) -> mlua::Result<MultiValue> {
     let a = Args::new("modify_attack", a);
     a.at_most(2)?;
-    let roll = a.one_of(0, "what", ROLLS)?;
+    let roll = a.one_of(0, "what", &ROLLS)?;
     let change = a.change(1, "change", i64::from(MAX_CHANGE))?;
     // Outside `before_attack` there is no attack about to roll: the change would wait for
     // whichever attack came next.
@@ -591,7 +577,7 @@ fn take_actions(lua: &Lua, _: &GameRef, a: MultiValue) -> mlua::Result<MultiValu
 fn declare_winner(lua: &Lua, _: &GameRef, a: MultiValue) -> mlua::Result<MultiValue> {
     let a = Args::new("declare_winner", a);
     a.at_most(2)?;
-    let side = a.one_of(0, "side", SIDES)?;
+    let side = a.one_of(0, "side", &SIDES)?;
     let reason = a.string(1, "reason")?;
     with_ctx(lua, move |_, ctx| {
         ctx.declare_winner(side, &reason);

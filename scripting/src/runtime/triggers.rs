@@ -10,7 +10,7 @@ use crate::api::args;
 use crate::api::build::MomentFields;
 use crate::api::game::{token_class, token_table};
 use crate::api::globals::{DefKind, Definition};
-use crate::api::shape::{attack_name, ABILITY_DEF, TOKEN_DEF, TRIGGER_DEF};
+use crate::api::shape::{ABILITY_DEF, TOKEN_DEF, TRIGGER_DEF};
 use crate::api::unit::UnitRef;
 use crate::problem::Problem;
 use crate::ScriptError;
@@ -364,7 +364,7 @@ impl Told {
                     .token
                     .map(|(token, class)| token_table(lua, &token, class).map(Value::Table))
                     .transpose()?,
-                attack: self.attack.map(attack_name),
+                attack: self.attack.map(AttackKind::name),
                 target: self.target.map(|m| m.value(lua)).transpose()?,
                 amount: self.amount.map(|n| Value::Integer(i64::from(n))),
                 by: self.by.as_ref().map(Id::as_str),
