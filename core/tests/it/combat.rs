@@ -1,6 +1,6 @@
 //! docs/RULES.md §5–§6: activations, combat values, modifiers, effects, Overwatch, Free Attacks.
 
-mod common;
+use crate::common;
 use common::*;
 use overmind_core::*;
 

@@ -1,6 +1,6 @@
 //! Whole games: AI against AI finishes, determinism, saves, replays, hidden information.
 
-mod common;
+use crate::common;
 use common::*;
 use overmind_core::ai::play_ai_game;
 use overmind_core::*;

@@ -1,7 +1,7 @@
 //! docs/RULES.md §8.5: each of the five seed Alien Behaviours (native reference versions; the Lua
 //! ones are tested against the same positions in the scripting crate).
 
-mod common;
+use crate::common;
 use common::*;
 use overmind_core::*;
 use std::cell::RefCell;

@@ -2,7 +2,7 @@
 //! `strong` AI played replays exactly from its recorded inputs alone (no look-ahead on the
 //! replay), and the same seed always gives the same game.
 
-mod common;
+use crate::common;
 
 use common::{base_like, demo_setup};
 use overmind_core::ai::{play_ai_game_at, Level, Levels};

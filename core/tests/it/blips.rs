@@ -1,7 +1,7 @@
 //! docs/RULES.md §7: when Blips are revealed, what a reveal does, and which reveals trigger a
 //! behaviour. Each test fails without the rule it names.
 
-mod common;
+use crate::common;
 use common::*;
 use overmind_core::*;
 

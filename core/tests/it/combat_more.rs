@@ -1,7 +1,7 @@
 //! docs/RULES.md §2 and §6 modifiers and effects: green sides, buildings, weak Overwatch, Push
 //! Back, and §7.3's stat-triggered reveal.
 
-mod common;
+use crate::common;
 use common::*;
 use overmind_core::*;
 use std::rc::Rc;

@@ -1,7 +1,7 @@
 //! What one behaviour call may write is bounded (issue 9): `log` lines and bytes per call, then
 //! one `log_truncated`; a failure reason of at most 1 KiB, cut with "…".
 
-mod common;
+use crate::common;
 
 use common::*;
 use overmind_core::behaviour::{MAX_LOG_LINES, MAX_REASON_BYTES};

@@ -3,7 +3,7 @@
 //! (`core/src/ai.rs` at 8a88875, types renamed): every `towards` and `reachable` computed afresh
 //! on every call. If the AI's choices are changed on purpose, change the reference with them.
 
-mod common;
+use crate::common;
 
 mod reference {
     #![allow(clippy::all, dead_code)]

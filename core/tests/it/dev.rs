@@ -2,7 +2,7 @@
 //! `spawn` puts an alien unit on the map, only in a game with the tools on; both are
 //! validated like any action, replay exactly and are never offered as legal actions.
 
-mod common;
+use crate::common;
 
 use common::*;
 use overmind_core::*;

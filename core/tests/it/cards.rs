@@ -4,7 +4,7 @@
 //! interrupts; the interruption is offered after each Hero activation whatever the cards; the
 //! Heroes' view and the events never name a card before it is played or revealed.
 
-mod common;
+use crate::common;
 
 use common::*;
 use overmind_core::card::{CardDef, CardTarget, Deck};

@@ -2,7 +2,7 @@
 //! trigger fires at its moment for the owner it concerns, runs like a behaviour (a failure is
 //! logged and what it did stands), and each effect is checked and announced by source.
 
-mod common;
+use crate::common;
 
 use common::*;
 use overmind_core::event::{Change, Roll};

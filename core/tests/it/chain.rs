@@ -3,7 +3,7 @@
 //! lands on the revealed unit, nothing taken back, the Overmind's path choice, waypoints,
 //! views by type and the mission's two Decoys.
 
-mod common;
+use crate::common;
 
 use common::*;
 use overmind_core::ai::{AiController, HeroAi, OvermindAi, Player};
