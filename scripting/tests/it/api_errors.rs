@@ -3,7 +3,7 @@
 //! behaviour ends there: every call it made before was validated and stands (nothing a player
 //! has seen is taken back), and play goes on (RULES.md §8).
 
-mod common;
+use crate::common;
 use common::*;
 use overmind_core::*;
 

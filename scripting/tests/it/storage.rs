@@ -4,7 +4,7 @@
 //! when a call fails, and refuses what is not plain (the behaviour fails, the storage keeps its
 //! earlier value).
 
-mod common;
+use crate::common;
 use common::*;
 use overmind_core::storage::{Key, Value};
 use overmind_core::*;

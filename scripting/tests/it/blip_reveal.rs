@@ -2,7 +2,7 @@
 //! any other stat reveals it (cause `stat`), may trigger the revealed unit's own behaviour
 //! inside the running one (nested Lua calls, still budgeted), then answers from the unit.
 
-mod common;
+use crate::common;
 use common::*;
 use overmind_core::*;
 use std::path::Path;

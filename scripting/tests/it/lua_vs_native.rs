@@ -2,7 +2,7 @@
 //! Rust version (`core/src/native.rs`): same events, same decisions asked in the same order,
 //! same final state and RNG — in small positions and in whole AI-vs-AI games.
 
-mod common;
+use crate::common;
 use common::*;
 use overmind_core::ai::play_ai_game;
 use overmind_core::*;

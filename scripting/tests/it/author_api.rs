@@ -3,7 +3,7 @@
 //! (`move_away_from`, `reachable_away_from`) and the prompts callers give the Overmind's tie
 //! decisions. Each test checks what a script reads or does against the rules' own state.
 
-mod common;
+use crate::common;
 use common::*;
 use overmind_core::movement;
 use overmind_core::state::Overwatch;

@@ -52,7 +52,7 @@ pub fn install_source(host: &Rc<ScriptHost>, c: &mut Content, path: &str, source
     c.add_behaviour(&id, host.install_behaviour(def));
 }
 
-#[path = "../../../core/tests/it/common/mod.rs"]
+#[path = "../../../../core/tests/it/common/mod.rs"]
 mod core_fixture;
 #[allow(unused_imports)] // each test binary uses a different subset
 pub use core_fixture::{alien, all_blanks, all_hits, hero};

@@ -2,7 +2,7 @@
 //! their numbers; every broken script is a `ScriptError` at `path:line` saying what is wrong;
 //! a reinstalled behaviour takes over the objects already handed to the core.
 
-mod common;
+use crate::common;
 use common::*;
 use overmind_core::*;
 use overmind_scripting::{ErrorKind, ScriptError};
