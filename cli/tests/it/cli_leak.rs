@@ -4,7 +4,7 @@
 //! is not given away. A second test swaps what two Blips hold: the Heroes' streams must be the
 //! same bytes up to the first reveal of either.
 
-mod common;
+use crate::common;
 
 use common::*;
 use serde_json::Value;

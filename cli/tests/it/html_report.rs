@@ -3,7 +3,7 @@
 //! behaviour's and alien type's use and damage per use — and with `--compare` both runs in
 //! every chart, on the same axes.
 
-mod common;
+use crate::common;
 
 use common::*;
 use serde_json::Value;

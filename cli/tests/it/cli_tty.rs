@@ -4,7 +4,7 @@
 //! `status` and `quit`; and hot-seat's handover prompt on a cleared screen. (The full-screen
 //! UI's tests are tui.rs.)
 
-mod common;
+use crate::common;
 
 use common::*;
 use expectrl::session::OsSession;

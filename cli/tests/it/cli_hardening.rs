@@ -4,7 +4,7 @@
 //! `path:line:column` with a real column; hot reload reports a file that is there but broken as
 //! failed, never as deleted.
 
-mod common;
+use crate::common;
 
 use common::*;
 use serde_json::Value;

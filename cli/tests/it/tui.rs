@@ -4,7 +4,7 @@
 //! at once, Ctrl-C leaving (and saving) with the terminal restored, and a hot-seat game whose
 //! Heroes never see what a face-down Blip holds, with handover screens between the sides.
 
-mod common;
+use crate::common;
 
 use common::*;
 use expectrl::session::OsSession;

@@ -1,7 +1,7 @@
 //! End-to-end tests of `overmind play --json`: a scripted game driven line by line, errors
 //! with suggestions, saves, and the stream's determinism (same seed and input, same bytes).
 
-mod common;
+use crate::common;
 
 use common::*;
 use serde_json::Value;

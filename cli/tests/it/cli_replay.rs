@@ -2,7 +2,7 @@
 //! tampered save is caught (exit 1, naming the action); a broken save names its
 //! `path:line:column`. Also `overmind simulate`, whose numbers must not depend on `--jobs`.
 
-mod common;
+use crate::common;
 
 use common::*;
 use serde_json::Value;

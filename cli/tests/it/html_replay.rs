@@ -4,7 +4,7 @@
 //! face-down Blip's contents, no seed, no event describing a Blip before its reveal, and
 //! nothing else that differs from the full page.
 
-mod common;
+use crate::common;
 
 use common::*;
 use serde_json::Value;

@@ -2,7 +2,7 @@
 //! knowledge, by the game's own rules — a sight line or its blockers, and exactly the squares
 //! the legal Move and Sprint actions reach.
 
-mod common;
+use crate::common;
 
 use common::*;
 

@@ -3,7 +3,7 @@
 //! Rusher (whose only behaviour is RUSH) and sees the new code run. A broken edit is
 //! reported with `path:line` and the last good version stays.
 
-mod common;
+use crate::common;
 
 use common::*;
 

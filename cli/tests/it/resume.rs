@@ -2,7 +2,7 @@
 //! it had never stopped — the resumed stream's core events equal an uninterrupted game's — and
 //! a finished game ends with its summary. A save whose records no longer replay is refused.
 
-mod common;
+use crate::common;
 
 use common::*;
 use serde_json::Value;

@@ -2,7 +2,7 @@
 //! for the next step (issue 14's "done when"): a `--json` game of the example expansion's
 //! Lurker Den, on a temporary copy of `examples/expansion`.
 
-mod common;
+use crate::common;
 
 use common::*;
 

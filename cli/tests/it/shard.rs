@@ -3,7 +3,7 @@
 //! with and without `--compare`; bad slices, missing, duplicated or foreign shards and broken
 //! files are refused, naming what is wrong. Also the AI levels of `simulate` and `play`.
 
-mod common;
+use crate::common;
 
 use common::*;
 use serde_json::Value;

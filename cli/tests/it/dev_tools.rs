@@ -1,7 +1,7 @@
 //! `play --dev` (issue 12): the author tools are refused with `--view heroes` and without
 //! `--dev`, and a game that used them saves and replays identically.
 
-mod common;
+use crate::common;
 
 use common::*;
 

@@ -3,7 +3,7 @@
 //! nothing (docs/RULES.md §5, §10): each behaviour's count goes 1, 2, 3… in the log, with no
 //! call lost to a listing, and the saved game replays identically.
 
-mod common;
+use crate::common;
 
 use common::*;
 use serde_json::{json, Value};

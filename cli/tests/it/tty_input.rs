@@ -2,7 +2,7 @@
 //! once all run, in order; naming another unit while one is activating with actions left asks
 //! first (a typo must not cost the action); Heroes answer to their map numbers.
 
-mod common;
+use crate::common;
 
 use common::*;
 use expectrl::session::OsSession;

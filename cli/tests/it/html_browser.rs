@@ -6,7 +6,7 @@
 //! so, where `/usr/bin/chromium` is not installed, unless `OVERMIND_REQUIRE_CHROMIUM` is set
 //! (`.ci/run` installs it and sets that).
 
-mod common;
+use crate::common;
 
 use common::*;
 use overmind_core::{Game, Record};
