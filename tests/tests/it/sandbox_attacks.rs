@@ -1749,7 +1749,7 @@ fn a_budget_spent_while_rehashing_ends_at_the_same_point_in_every_run() {
         let out = std::process::Command::new(std::env::current_exe().expect("test binary"))
             .args([
                 "--exact",
-                "a_budget_spent_while_rehashing_ends_at_the_same_point_in_every_run",
+                "sandbox_attacks::a_budget_spent_while_rehashing_ends_at_the_same_point_in_every_run",
                 "--nocapture",
                 "--test-threads",
                 "1",
