@@ -22,7 +22,7 @@ fn check(rel: &str, fresh: &str, command: &str) {
     assert!(
         committed == fresh,
         "{rel} is out of date with the Lua API's definitions (scripting/src/api). Regenerate it: \
-         run `{command}` (or `OVERMIND_BLESS=1 cargo test -p overmind-scripting --test api_docs`)"
+         run `{command}` (or `OVERMIND_BLESS=1 cargo test -p overmind-scripting --test it api_docs::`)"
     );
 }
 

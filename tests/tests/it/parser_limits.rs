@@ -18,7 +18,7 @@ use std::sync::mpsc;
 use std::time::Duration;
 
 /// Run `f` on its own thread; fail if it takes longer than `limit` (it is left running: the
-/// test binary ends with the test).
+/// test binary ends it when its last test is done).
 fn within<T: Send + 'static>(
     limit: Duration,
     what: &str,

@@ -1,4 +1,4 @@
-//! Fixtures for the scripting tests: small games (after core's `tests/common`), content with
+//! Fixtures for the scripting tests: small games (after core's `tests/it/common`), content with
 //! the native or the Lua seed behaviours, and a controller that records every decision asked.
 #![allow(dead_code)]
 
@@ -54,7 +54,7 @@ pub fn install_source(host: &Rc<ScriptHost>, c: &mut Content, path: &str, source
 
 #[path = "../../../../core/tests/it/common/mod.rs"]
 mod core_fixture;
-#[allow(unused_imports)] // each test binary uses a different subset
+#[allow(unused_imports)] // not every test module uses all of them
 pub use core_fixture::{alien, all_blanks, all_hits, hero};
 
 /// Which seed behaviours a world uses.
