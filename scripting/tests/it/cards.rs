@@ -3,13 +3,14 @@
 //! Overmind's hand like a hook runs (its failure logged at its line, what it did standing), and
 //! hot-reloaded in place: the next play runs the new code.
 
-use crate::common::temp_pack::Pack;
 use overmind_core::card::Deck;
 use overmind_core::{
     Action, Controllers, Event, FirstOption, Game, HeroSetup, MapBuilder, Model, Objective, Pos,
     Rules, Scripted, Setup, Side, Unit,
 };
 use overmind_scripting::pack::{Kind, PackSet, Reload};
+
+use crate::common::temp_pack::Pack;
 use std::fs;
 
 const HERO: &str = r#"id = "trooper"

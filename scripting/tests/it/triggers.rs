@@ -3,7 +3,6 @@
 //! their effects on `game`. Written from the rules (what a hazard, an ability, a killed hook
 //! must do), each against a small pack in a temp dir.
 
-use crate::common::temp_pack::Pack;
 use overmind_core::dice::DieFaces;
 use overmind_core::event::{Change, Roll};
 use overmind_core::token::Token;
@@ -13,6 +12,8 @@ use overmind_core::{
     Rules, Scripted, Setup, Side, Unit,
 };
 use overmind_scripting::pack::{Kind, PackSet, Reload};
+
+use crate::common::temp_pack::Pack;
 use std::fs;
 
 const HERO: &str = r#"id = "trooper"
