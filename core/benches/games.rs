@@ -1,6 +1,6 @@
 //! Whole AI-against-AI games of the demo mission with the native behaviours, on one core.
 
-#[path = "../tests/common/mod.rs"]
+#[path = "../tests/it/common/mod.rs"]
 mod common;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};

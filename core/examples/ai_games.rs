@@ -5,7 +5,7 @@
 //! event of every game, printed to check that a speed-up changed nothing, is taken outside the
 //! timed part.
 
-#[path = "../tests/common/mod.rs"]
+#[path = "../tests/it/common/mod.rs"]
 mod common;
 
 use overmind_core::ai::play_ai_game;

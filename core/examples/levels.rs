@@ -5,7 +5,7 @@
 //! `levels trace SEED OVERMIND HEROES` prints one game's events, one a line, and how it ended
 //! (`END=1`: only how it ended).
 
-#[path = "../tests/common/mod.rs"]
+#[path = "../tests/it/common/mod.rs"]
 mod common;
 
 use overmind_core::ai::{play_ai_game_at, Level, Levels};

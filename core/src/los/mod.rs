@@ -75,7 +75,7 @@
 //! coded in the pair's frame: if they blocked, the pair stays blocked while all of them still
 //! hold units (more obstacles never make sight); if it was visible, it stays visible while the
 //! units in the hull are among them (fewer obstacles never remove sight). Both are exact,
-//! however the other units moved. `core/tests/los_props.rs` checks all this against a slow
+//! however the other units moved. `core/tests/it/los_props.rs` checks all this against a slow
 //! oracle that tries lines through pairs of critical corners (on 80×80 maps too, and on maps
 //! whose units move between rounds); `core/benches/los.rs` times it against a Supercover walk.
 //!

@@ -1,0 +1,28 @@
+//! The end-to-end tests of the `overmind` binary, built as one test binary: each module was
+//! once its own file in `tests/`, and `common` holds their shared helpers.
+
+mod common;
+
+mod author_loop;
+mod check_all;
+mod cli_hardening;
+mod cli_leak;
+mod cli_map;
+mod cli_play;
+mod cli_reload;
+mod cli_replay;
+mod cli_tty;
+mod dev_tools;
+mod expansion;
+mod expansion_live;
+mod html_browser;
+mod html_replay;
+mod html_report;
+mod legal_replay;
+mod new_pack;
+mod resume;
+mod shard;
+mod sight;
+mod tty_input;
+mod tui;
+mod tutorial;

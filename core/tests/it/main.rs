@@ -1,0 +1,20 @@
+//! The integration tests of `overmind-core`, built as one test binary: each module was once
+//! its own file in `tests/`, and `common` holds their shared fixtures.
+
+mod common;
+
+mod ai_plan;
+mod behaviours;
+mod blips;
+mod bounds;
+mod cards;
+mod chain;
+mod combat;
+mod combat_more;
+mod deploy;
+mod dev;
+mod games;
+mod levels;
+mod los_props;
+mod movement_props;
+mod triggers;

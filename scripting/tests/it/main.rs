@@ -1,0 +1,17 @@
+//! The integration tests of `overmind-scripting`, built as one test binary: each module was
+//! once its own file in `tests/`, and `common` holds their shared fixtures.
+
+mod common;
+
+mod api_docs;
+mod api_errors;
+mod author_api;
+mod blip_reveal;
+mod cards;
+mod hands_leak;
+mod load_errors;
+mod lua_vs_native;
+mod reload;
+mod scenarios;
+mod storage;
+mod triggers;

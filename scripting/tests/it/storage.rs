@@ -1,0 +1,261 @@
+//! RULES.md §8: scripts keep nothing between calls except in `game.storage`, which is part of
+//! the game state. Globals and the chunk's own locals (upvalues of `perform`) are fresh at every
+//! call; `game.storage` carries plain values from one call to the next, is written back also
+//! when a call fails, and refuses what is not plain (the behaviour fails, the storage keeps its
+//! earlier value).
+
+use crate::common;
+use common::*;
+use overmind_core::storage::{Key, Value};
+use overmind_core::*;
+
+/// The Hero's step reveals three Blips R, S and T, each a one-model "subject" unit whose only
+/// behaviour is `source` (id "subject"): three calls of the script, one after the other.
+fn three_calls(source: &str) -> Played {
+    let mut c = world(Flavour::Lua);
+    let h = host();
+    install_source(&h, &mut c, "tests/subject.lua", source);
+    c.aliens
+        .insert("subject".into(), alien("subject", 1, 4, &["subject"]));
+    let mut s = Scene::new(open(12, 6)).die(all_blanks());
+    s.heroes = vec![("H", "brawler", [0, 2])];
+    s.blips = vec![
+        ("R", [6, 1], "subject", 1),
+        ("S", [6, 4], "subject", 1),
+        ("T", [9, 3], "subject", 1),
+    ];
+    s.steps = vec![mv("H", 1, 2)];
+    play(&s, &c)
+}
+
+fn logs(p: &Played) -> Vec<String> {
+    p.events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Log { message, .. } => Some(message.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+fn behaviour(body: &str) -> String {
+    format!(
+        "return behaviour {{\n  id = \"subject\", name = \"SUBJECT\", text = \"Counts.\",\n  \
+         perform = function(unit, game)\n{body}\n  end,\n}}"
+    )
+}
+
+fn count(n: i64) -> Value {
+    Value::Table(vec![(Key::Str("n".into()), Value::Int(n))])
+}
+
+#[test]
+fn a_count_kept_in_a_global_is_one_at_every_call() {
+    let p = three_calls(&behaviour(
+        "    calls = (calls or 0) + 1\n    _G.also = (_G.also or 0) + 1\n    \
+         game:log(\"global \" .. calls .. \" \" .. also)",
+    ));
+    assert!(failures(&p.events).is_empty(), "{:#?}", p.events);
+    assert_eq!(logs(&p), vec!["global 1 1"; 3]);
+    assert_eq!(p.game.state.storage("subject"), None, "nothing stored");
+}
+
+#[test]
+fn a_count_kept_in_an_upvalue_is_one_at_every_call() {
+    let src = r#"local count = 0
+local seen = {}
+return behaviour {
+  id = "subject", name = "SUBJECT", text = "Counts in an upvalue.",
+  perform = function(unit, game)
+    count = count + 1
+    seen[#seen + 1] = unit.id
+    game:log("upvalue " .. count .. " " .. #seen)
+  end,
+}"#;
+    let p = three_calls(src);
+    assert!(failures(&p.events).is_empty(), "{:#?}", p.events);
+    assert_eq!(logs(&p), vec!["upvalue 1 1"; 3]);
+}
+
+#[test]
+fn state_hidden_in_loaded_chunks_metatables_and_coroutines_does_not_carry_either() {
+    let p = three_calls(&behaviour(
+        r#"    load("hidden = (hidden or 0) + 1")()
+    local mt = getmetatable(_G) or {}
+    mt.n = (mt.n or 0) + 1
+    setmetatable(_G, mt)
+    local co = rawequal(kept_co, nil) and coroutine.create(function()
+      local i = 0
+      while true do i = i + 1 coroutine.yield(i) end
+    end) or kept_co
+    kept_co = co
+    local _, i = coroutine.resume(co)
+    game:log(hidden .. " " .. mt.n .. " " .. i)"#,
+    ));
+    assert!(failures(&p.events).is_empty(), "{:#?}", p.events);
+    assert_eq!(logs(&p), vec!["1 1 1"; 3]);
+}
+
+#[test]
+fn a_count_kept_in_game_storage_goes_one_two_three_and_is_in_the_game_state() {
+    let p = three_calls(&behaviour(
+        "    game.storage.n = (game.storage.n or 0) + 1\n    \
+         game:log(\"storage \" .. game.storage.n)",
+    ));
+    assert!(failures(&p.events).is_empty(), "{:#?}", p.events);
+    assert_eq!(logs(&p), vec!["storage 1", "storage 2", "storage 3"]);
+    assert_eq!(p.game.state.storage("subject"), Some(&count(3)));
+    assert_eq!(
+        p.game.state.all_storage().keys().collect::<Vec<_>>(),
+        vec!["subject"],
+        "storage is per behaviour id"
+    );
+    let json = serde_json::to_string(&p.game.state).expect("serialises");
+    let back: GameState = serde_json::from_str(&json).expect("deserialises");
+    assert_eq!(
+        back.storage("subject"),
+        Some(&count(3)),
+        "saved with the game"
+    );
+}
+
+#[test]
+fn storage_is_written_back_when_the_call_fails_too() {
+    let p = three_calls(&behaviour(
+        "    game.storage.n = (game.storage.n or 0) + 1\n    error(\"after counting\")",
+    ));
+    let f = failures(&p.events);
+    assert_eq!(f, vec!["tests/subject.lua:5: after counting"; 3]);
+    assert_eq!(p.game.state.storage("subject"), Some(&count(3)));
+}
+
+#[test]
+fn storage_holding_a_function_fails_cleanly_and_keeps_its_earlier_value() {
+    // The second call (S) also leaves a function in storage: that call fails, naming where
+    // the function was written, and the storage stays as the first call left it; the third
+    // call sees that and counts on from it.
+    let p = three_calls(&behaviour(
+        r#"    game.storage.n = (game.storage.n or 0) + 1
+    if unit.id == "S" then
+      game.storage.later = { fn = function() return 1 end }
+    end
+    game:log("n " .. game.storage.n)"#,
+    ));
+    assert_eq!(logs(&p), vec!["n 1", "n 2", "n 2"]);
+    let f = failures(&p.events);
+    assert_eq!(f.len(), 1, "{:#?}", p.events);
+    assert!(
+        f[0].starts_with(
+            "tests/subject.lua:6: game.storage.later.fn: a function (defined at \
+             tests/subject.lua:6) cannot be kept"
+        ),
+        "{f:?}"
+    );
+    assert!(
+        f[0].ends_with("the storage is left as it was before this call"),
+        "{f:?}"
+    );
+    assert_eq!(p.game.state.storage("subject"), Some(&count(2)));
+    let performed = performed(&p.events);
+    assert_eq!(
+        performed.len(),
+        2,
+        "the other two calls succeed: {performed:?}"
+    );
+}
+
+#[test]
+fn storage_that_is_not_plain_says_what_and_where() {
+    for (code, want) in [
+        (
+            "game.storage.me = unit",
+            "tests/subject.lua: game.storage.me: a Unit handle cannot be kept",
+        ),
+        (
+            "game.storage.loop = {} game.storage.loop.again = game.storage.loop",
+            "tests/subject.lua: game.storage.loop.again: the table contains itself",
+        ),
+        (
+            "game.storage.bad = 0/0",
+            "tests/subject.lua: game.storage.bad: NaN cannot be kept",
+        ),
+        (
+            "game.storage[2.5] = 1",
+            "tests/subject.lua: game.storage: a number that is not an integer cannot be a key",
+        ),
+        (
+            "setmetatable(game.storage, {})",
+            "tests/subject.lua: game.storage: a table with a metatable cannot be kept",
+        ),
+        (
+            "for i = 1, 10001 do game.storage[i] = i end",
+            "tests/subject.lua: game.storage: game.storage holds more than 10000 values",
+        ),
+    ] {
+        let p = three_calls(&behaviour(&format!("    {code}")));
+        let f = failures(&p.events);
+        assert_eq!(f.len(), 3, "{code}: {:#?}", p.events);
+        assert!(f[0].starts_with(want), "{code}: {f:?}");
+        assert_eq!(
+            p.game.state.storage("subject"),
+            None,
+            "{code}: nothing kept"
+        );
+    }
+}
+
+#[test]
+fn storage_is_kept_in_key_order_whatever_order_the_script_wrote() {
+    let p = three_calls(&behaviour(
+        r#"    local s = game.storage
+    if s.z == nil then
+      s.z, s.a, s[10], s[2], s.list = true, 0.5, "ten", "two", { "x", "y" }
+    else
+      s.seen = (s.seen or 0) + 1
+    end"#,
+    ));
+    assert!(failures(&p.events).is_empty(), "{:#?}", p.events);
+    let want = Value::Table(vec![
+        (Key::Int(2), Value::Str("two".into())),
+        (Key::Int(10), Value::Str("ten".into())),
+        (Key::Str("a".into()), Value::Num(0.5)),
+        (
+            Key::Str("list".into()),
+            Value::Table(vec![
+                (Key::Int(1), Value::Str("x".into())),
+                (Key::Int(2), Value::Str("y".into())),
+            ]),
+        ),
+        (Key::Str("seen".into()), Value::Int(2)),
+        (Key::Str("z".into()), Value::Bool(true)),
+    ]);
+    assert_eq!(p.game.state.storage("subject"), Some(&want));
+}
+
+#[test]
+fn an_emptied_storage_is_forgotten() {
+    let p = three_calls(&behaviour(
+        "    if game.storage.n then game.storage.n = nil else game.storage.n = 1 end\n    \
+         game:log(tostring(game.storage.n))",
+    ));
+    assert_eq!(logs(&p), vec!["1", "nil", "1"]);
+    assert_eq!(p.game.state.storage("subject"), Some(&count(1)));
+}
+
+#[test]
+fn game_storage_itself_cannot_be_replaced_and_says_what_to_do() {
+    let p = three_calls(&behaviour("    game.storage = { n = 1 }"));
+    assert_eq!(
+        failures(&p.events),
+        vec![
+            "tests/subject.lua:4: game.storage cannot be assigned: Game handles are read-only \
+             (change what it holds instead: game.storage.x = ..., or set its keys to nil)";
+            3
+        ]
+    );
+    let p = three_calls(&behaviour("    unit.id = \"mine\""));
+    assert_eq!(
+        failures(&p.events)[0],
+        "tests/subject.lua:4: unit.id cannot be assigned: Unit handles are read-only"
+    );
+}
