@@ -7,7 +7,7 @@
 //! a model of a larger unit by its model id; attack targets by model or Blip id; a move by its
 //! destination (no waypoints).
 
-mod common;
+use crate::common;
 
 use common::*;
 use overmind_core::card::{CardDef, CardTarget, Deck};

@@ -2,7 +2,7 @@
 //! a typed move is searched for a path once, from validation to resolution; a refusal names
 //! the rule (`RefusalKind`) and the reason that applies.
 
-mod common;
+use crate::common;
 
 use common::*;
 use overmind_core::card::{CardDef, CardTarget, Deck};
