@@ -164,7 +164,7 @@ pub fn reach_text(s: &Session, view: Side, word: &str, colour: bool) -> Result<S
                 continue;
             }
             moves.push(p);
-            if d <= overmind_core::rules::Rules::sprint(movement) {
+            if d <= overmind_core::settings::Rules::sprint(movement) {
                 sprints.push(p);
             }
         }

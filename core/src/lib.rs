@@ -4,58 +4,36 @@ rounds, combat and the Alien Behaviour hook.
 
 `core` knows nothing of Lua, terminals or files: behaviours reach it through the
 [`Behaviour`] trait, and every decision a player makes is asked of a [`Controller`].
-Everything changes through [`Game::apply`], which returns the [`Event`]s that happened.
+Everything changes through [`Game::apply`] ([`Game::check`], then [`Game::play`]), which
+returns the [`Event`]s that happened.
+
+The crate is four layers, each a folder importing only from the ones before it
+(docs/ARCHITECTURE.md): [`data`] (ids, state, map, profiles, cards, tokens and hooks as
+data) ← [`board`] (Line of Sight, movement and paths) ← [`rules`] (validation, resolution, the
+reveal chain, triggers, effects, cards) ← [`ai`] (planners, look-ahead, the card AI), which
+uses only the public API. The modules below the layers keep the paths hosts and packs use.
 */
 
-pub mod action;
 pub mod ai;
-pub mod ai_cards;
-
-pub mod behaviour;
-pub mod card;
-mod combat;
-pub mod content;
-pub mod decision;
-pub mod deck;
-mod deploy;
-pub mod dev;
-pub mod dice;
-pub mod effect;
-mod engine;
-pub mod event;
-pub mod game;
-pub mod geom;
-pub mod hand;
-pub mod id;
-pub mod interrupt;
-pub mod legal;
-pub mod lookahead;
-pub mod los;
-pub mod map;
-pub mod mission;
-mod motion;
-pub mod movement;
-pub mod native;
-pub mod profile;
-mod reveal;
+pub mod board;
+pub mod data;
 pub mod rules;
-pub mod setup;
-pub mod source;
-pub mod state;
-pub mod stats;
-pub mod storage;
-pub mod token;
-pub mod trigger;
-pub mod validate;
-mod victory;
-mod view;
-pub use view::{HeroesView, View};
-mod names;
+
+pub use ai::{cards as ai_cards, lookahead};
+pub use board::{los, movement};
+pub use data::{
+    action, dice, event, geom, id, map, mission, profile, settings, source, state, storage, token,
+};
+pub use rules::{
+    behaviour, card, content, decision, deck, dev, effect, game, hand, interrupt, legal, native,
+    setup, stats, trigger, validate,
+};
 
 pub use action::{Action, Refusal, RefusalKind};
 pub use behaviour::{Behaviour, BehaviourCtx, BehaviourError, ModelInfo};
 pub use card::{CardDef, CardTarget, Deck};
 pub use content::Content;
+pub use data::view::{HeroesView, View};
 pub use decision::{
     Answer, Choice, Controller, Controllers, Decision, DecisionKind, FirstOption, Scripted,
 };
@@ -70,7 +48,8 @@ pub use movement::{
     adjacent, can_step, path_distance, reachable, shortest_path, towards, DistanceField, Goal,
 };
 pub use profile::{AlienType, Band, Effect, HeroProfile, Makeup, Shoot};
-pub use rules::{RevealTrigger, Rules};
+pub use rules::preview::BehaviourChoice;
+pub use settings::{RevealTrigger, Rules};
 pub use setup::{BlipSetup, HeroSetup, PoolEntry, Setup, SetupError, TokenSetup};
 pub use state::{Blip, Contents, GameState, Model, Objective, Outcome, Phase, Side, Unit};
 pub use stats::Stats;

@@ -235,10 +235,14 @@ struct Answerer {
 }
 
 impl Controller for Answerer {
-    fn lookahead(&self) -> Option<overmind_core::decision::Budget> {
+    fn score_behaviours(
+        &mut self,
+        choice: &overmind_core::BehaviourChoice<'_>,
+        options: &[overmind_core::Id],
+    ) -> Option<Vec<f64>> {
         // A scripted answer needs no look-ahead; the fallback may.
         if self.answers.is_empty() {
-            self.fallback.lookahead()
+            self.fallback.score_behaviours(choice, options)
         } else {
             None
         }

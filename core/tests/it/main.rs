@@ -15,6 +15,7 @@ mod combat_more;
 mod deploy;
 mod dev;
 mod games;
+mod layers;
 mod legal_props;
 mod levels;
 mod los_props;

@@ -583,7 +583,7 @@ fn build(
         setup.objective = o.clone();
     }
     if let Some(m) = &raw.max_rounds {
-        let max = overmind_core::rules::MAX_ROUNDS;
+        let max = overmind_core::settings::MAX_ROUNDS;
         if !(1..=max).contains(m.get_ref()) {
             problems.push(src.problem(
                 &m.span(),

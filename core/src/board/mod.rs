@@ -1,0 +1,4 @@
+//! The board layer: adjacency, Line of Sight and movement over the data layer's map.
+
+pub mod los;
+pub mod movement;

@@ -1,0 +1,169 @@
+//! The rules engine's working context: one action's state, content, controllers and events.
+
+use crate::data::event::Event;
+use crate::data::geom::Pos;
+use crate::data::id::Id;
+use crate::data::map::Obstacles;
+use crate::data::profile::Shoot;
+use crate::data::state::{GameState, Model, Side};
+use crate::rules::content::Content;
+use crate::rules::decision::{Choice, Controllers, Decision, DecisionKind};
+use std::sync::Arc;
+
+pub(crate) use crate::rules::stats::Stats;
+
+/// Everything one action needs while it resolves. All state changes go through here.
+pub(crate) struct Engine<'a> {
+    pub st: &'a mut GameState,
+    pub content: &'a Content,
+    pub ctl: &'a mut Controllers,
+    pub events: Vec<Event>,
+    /// Whose doing the effects now resolving are (docs/RULES.md §7.8 reveal triggers).
+    pub actor: Side,
+    /// Behaviours now performing, nested.
+    pub depth: u32,
+    /// Models killed while this engine ran, with their kinds (for `killed` triggers).
+    pub(crate) dead_kinds: Vec<(Id, Id)>,
+    /// Modifiers `before_attack` triggers added to the attack about to roll.
+    pub(crate) attack_mods: Vec<crate::data::event::Modifier>,
+    /// `victory_check` triggers are running (they do not fire again from within).
+    pub(crate) checking_victory: bool,
+    /// `triggered` events of running triggers that have not acted yet, outermost first.
+    pub(crate) announce: Vec<Event>,
+}
+
+impl<'a> Engine<'a> {
+    pub fn new(st: &'a mut GameState, content: &'a Content, ctl: &'a mut Controllers) -> Self {
+        let actor = match st.phase {
+            crate::data::state::Phase::Overmind => Side::Overmind,
+            _ => Side::Heroes,
+        };
+        Engine {
+            st,
+            content,
+            ctl,
+            events: Vec::new(),
+            actor,
+            depth: 0,
+            dead_kinds: Vec::new(),
+            attack_mods: Vec::new(),
+            checking_victory: false,
+            announce: Vec::new(),
+        }
+    }
+
+    pub fn emit(&mut self, e: Event) {
+        // A trigger is announced only once it does something (docs/RULES.md §14).
+        if !self.announce.is_empty() {
+            self.events.append(&mut self.announce);
+        }
+        self.events.push(e);
+    }
+
+    /// Ask a side to choose; returns the chosen option's index.
+    pub fn ask(
+        &mut self,
+        who: Side,
+        kind: DecisionKind,
+        prompt: String,
+        options: Vec<Choice>,
+    ) -> usize {
+        self.ask_about(who, kind, None, prompt, options)
+    }
+
+    /// Ask a side to choose something about one unit.
+    pub fn ask_about(
+        &mut self,
+        who: Side,
+        kind: DecisionKind,
+        subject: Option<&str>,
+        prompt: String,
+        options: Vec<Choice>,
+    ) -> usize {
+        let d = Decision {
+            who,
+            kind,
+            prompt,
+            options,
+            subject: subject.map(str::to_string),
+        };
+        if d.options.len() > 1 {
+            self.show_context(who);
+        }
+        self.ctl.ask(self.st, &d)
+    }
+
+    /// Hand `who`'s controller this action's events so far (the roll before the question it
+    /// leads to).
+    pub(crate) fn show_context(&mut self, who: Side) {
+        // A trigger that asks a question has acted.
+        if !self.announce.is_empty() {
+            self.events.append(&mut self.announce);
+        }
+        self.ctl.show(who, &self.events);
+    }
+
+    /// Ask for one of several squares (sorted for determinism).
+    pub fn ask_square(
+        &mut self,
+        who: Side,
+        kind: DecisionKind,
+        prompt: String,
+        mut squares: Vec<Pos>,
+    ) -> Option<Pos> {
+        squares.sort_by_key(|p| (p.y, p.x));
+        squares.dedup();
+        if squares.is_empty() {
+            return None;
+        }
+        let i = self.ask(
+            who,
+            kind,
+            prompt,
+            squares.iter().map(|&p| Choice::Square(p)).collect(),
+        );
+        squares.get(i).copied()
+    }
+
+    pub fn obstacles(&mut self) -> Obstacles {
+        self.st.obstacles().clone()
+    }
+
+    pub fn los(&mut self, a: Pos, b: Pos) -> bool {
+        self.st.los(a, b)
+    }
+
+    pub fn map(&self) -> Arc<crate::data::map::Map> {
+        Arc::clone(&self.st.map)
+    }
+
+    /// Current stats of a model of `side` ([`Stats::of`]).
+    pub fn stats(&self, side: Side, m: &Model) -> Stats {
+        Stats::of(self.st, self.content, side, m)
+    }
+
+    /// A model's Shoot bands now ([`Stats::shoot_of`]).
+    pub fn shoot_of(&self, side: Side, m: &Model) -> Option<Shoot> {
+        Stats::shoot_of(self.st, self.content, side, m)
+    }
+
+    /// Stats of a model by id.
+    pub fn model_stats(&self, model_id: &str) -> Option<Stats> {
+        Stats::of_id(self.st, self.content, model_id)
+    }
+
+    /// The unit and model named by `id`: a model id, or a unit id meaning its first model.
+    pub fn resolve_model(&self, id: &str) -> Option<(Id, Id)> {
+        if let Some((u, m)) = self.st.find_model(id) {
+            return Some((u.id, m.id));
+        }
+        let u = self.st.unit(id)?;
+        let m = u.models.first()?;
+        Some((u.id, m.id))
+    }
+
+    /// Side owning a unit id, if it exists.
+    pub fn side_of(&self, unit: &str) -> Option<Side> {
+        self.st.unit(unit).map(|u| u.side)
+    }
+}
