@@ -8,6 +8,7 @@
 use crate::board::los::LineOfSight;
 use crate::board::movement::{adjacent, shortest_path};
 use crate::data::action::{refuse, Action, Refusal, RefusalKind};
+use crate::data::event::AttackKind;
 use crate::data::geom::Pos;
 use crate::data::id::Id;
 use crate::data::map::Obstacles;
@@ -16,7 +17,6 @@ use crate::data::state::{ActionKind, GameState, Model, Objective, Side, Unit};
 use crate::rules::content::Content;
 use crate::rules::game::Game;
 use crate::rules::stats::Stats;
-use crate::AttackKind;
 
 /// The kind of activation action an action is, `None` for `End`.
 #[must_use]
