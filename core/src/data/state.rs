@@ -292,7 +292,7 @@ pub struct StatMod {
 }
 
 /// The whole game state. Change it only through [`crate::Game::apply`].
-#[derive(Debug, Serialize, Deserialize)]
+#[derive(Debug, PartialEq, Serialize, Deserialize)]
 pub struct GameState {
     pub map: Arc<Map>,
     pub rules: Arc<Rules>,
@@ -337,11 +337,28 @@ pub struct GameState {
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub started: bool,
     #[serde(skip)]
-    obstacles: Option<Obstacles>,
+    obstacles: Derived<Obstacles>,
     /// A configuration known to have no face-down Blip in a Hero's sight (derived; see
     /// [`GameState::blips_in_sight`]).
     #[serde(skip)]
-    sight_memo: Option<Arc<SightMemo>>,
+    sight_memo: Derived<Arc<SightMemo>>,
+}
+
+/// A value derived from the rest of the state and kept to save work: never serialised, never
+/// part of equality (two states that differ only in what they have worked out are equal).
+#[derive(Clone, Debug)]
+struct Derived<T>(Option<T>);
+
+impl<T> Default for Derived<T> {
+    fn default() -> Self {
+        Derived(None)
+    }
+}
+
+impl<T> PartialEq for Derived<T> {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
 }
 
 /// Hero squares, Blip squares and obstacles for which every (Hero, Blip) pair was checked and
@@ -354,33 +371,6 @@ pub(crate) struct SightMemo {
     heroes: Vec<Pos>,
     blips: Vec<Pos>,
     obstacles: Obstacles,
-}
-
-impl PartialEq for GameState {
-    fn eq(&self, other: &Self) -> bool {
-        // The obstacle cache is derived; compare everything else.
-        self.map == other.map
-            && self.rules == other.rules
-            && self.units == other.units
-            && self.blips == other.blips
-            && self.round == other.round
-            && self.max_rounds == other.max_rounds
-            && self.phase == other.phase
-            && self.active == other.active
-            && self.objective == other.objective
-            && self.activated_objectives == other.activated_objectives
-            && self.outcome == other.outcome
-            && self.rng == other.rng
-            && self.next_id == other.next_id
-            && self.moved_this_action == other.moved_this_action
-            && self.storage == other.storage
-            && self.dev == other.dev
-            && self.tokens == other.tokens
-            && self.stat_mods == other.stat_mods
-            && self.started == other.started
-            && self.cards == other.cards
-            && self.interrupt == other.interrupt
-    }
 }
 
 impl GameState {
@@ -415,8 +405,8 @@ impl GameState {
             cards: crate::data::cards::Cards::default(),
             interrupt: None,
             started: false,
-            obstacles: None,
-            sight_memo: None,
+            obstacles: Derived::default(),
+            sight_memo: Derived::default(),
         }
     }
 
@@ -457,16 +447,16 @@ impl GameState {
 
     /// Squares holding a model or a Blip.
     pub fn obstacles(&mut self) -> &Obstacles {
-        if self.obstacles.is_none() {
-            self.obstacles = Some(self.compute_obstacles());
+        if self.obstacles.0.is_none() {
+            self.obstacles.0 = Some(self.compute_obstacles());
         }
-        self.obstacles.get_or_insert_with(Obstacles::default)
+        self.obstacles.0.get_or_insert_with(Obstacles::default)
     }
 
     /// The obstacles, from the cache when it is filled, else computed (for `&self` callers).
     #[must_use]
     pub fn cached_obstacles(&self) -> std::borrow::Cow<'_, Obstacles> {
-        match &self.obstacles {
+        match &self.obstacles.0 {
             Some(o) => std::borrow::Cow::Borrowed(o),
             None => std::borrow::Cow::Owned(self.compute_obstacles()),
         }
@@ -487,7 +477,7 @@ impl GameState {
 
     /// Forget the obstacle cache after positions changed.
     pub fn moved(&mut self) {
-        self.obstacles = None;
+        self.obstacles.0 = None;
     }
 
     /// Every model on the map.
@@ -560,7 +550,7 @@ impl GameState {
     ) -> Vec<Id> {
         self.obstacles();
         let rule = self.rules.los;
-        let Some(obstacles) = self.obstacles.as_ref() else {
+        let Some(obstacles) = self.obstacles.0.as_ref() else {
             return Vec::new();
         };
         let map: &Map = &self.map;
@@ -573,6 +563,7 @@ impl GameState {
             .collect();
         let memo = self
             .sight_memo
+            .0
             .as_ref()
             .filter(|m| Arc::ptr_eq(&m.map, &self.map) && m.rule == rule);
         // Squares that were obstacles at the memo and are not now.
@@ -610,7 +601,7 @@ impl GameState {
         }
         if out.is_empty() {
             let blips: Vec<Pos> = self.blips.iter().map(|b| b.pos).collect();
-            self.sight_memo = Some(Arc::new(SightMemo {
+            self.sight_memo.0 = Some(Arc::new(SightMemo {
                 map: Arc::clone(&self.map),
                 rule,
                 heroes,

@@ -12,24 +12,25 @@ use std::sync::Arc;
 
 pub(crate) use crate::rules::stats::Stats;
 
-/// Everything one action needs while it resolves. All state changes go through here.
+/// Everything one action needs while it resolves. All state changes go through here; its
+/// state is the rules layer's alone (look-ahead goes through [`crate::rules::preview`]).
 pub(crate) struct Engine<'a> {
-    pub st: &'a mut GameState,
-    pub content: &'a Content,
-    pub ctl: &'a mut Controllers,
-    pub events: Vec<Event>,
+    pub(in crate::rules) st: &'a mut GameState,
+    pub(in crate::rules) content: &'a Content,
+    pub(in crate::rules) ctl: &'a mut Controllers,
+    pub(in crate::rules) events: Vec<Event>,
     /// Whose doing the effects now resolving are (docs/RULES.md §7.8 reveal triggers).
-    pub actor: Side,
+    pub(in crate::rules) actor: Side,
     /// Behaviours now performing, nested.
-    pub depth: u32,
+    pub(in crate::rules) depth: u32,
     /// Models killed while this engine ran, with their kinds (for `killed` triggers).
-    pub(crate) dead_kinds: Vec<(Id, Id)>,
+    pub(in crate::rules) dead_kinds: Vec<(Id, Id)>,
     /// Modifiers `before_attack` triggers added to the attack about to roll.
-    pub(crate) attack_mods: Vec<crate::data::event::Modifier>,
+    pub(in crate::rules) attack_mods: Vec<crate::data::event::Modifier>,
     /// `victory_check` triggers are running (they do not fire again from within).
-    pub(crate) checking_victory: bool,
+    pub(in crate::rules) checking_victory: bool,
     /// `triggered` events of running triggers that have not acted yet, outermost first.
-    pub(crate) announce: Vec<Event>,
+    pub(in crate::rules) announce: Vec<Event>,
 }
 
 impl<'a> Engine<'a> {
