@@ -42,6 +42,10 @@ pub trait Frontend {
     fn reloads(&mut self, rs: &[Reload]);
     /// A command was refused or not understood.
     fn error(&mut self, message: &str, suggestion: Option<&str>);
+    /// An action the rules refused: the rule that refused it and why.
+    fn refused(&mut self, refusal: &overmind_core::Refusal, suggestion: Option<&str>) {
+        self.error(&refusal.message, suggestion);
+    }
     /// A note: help text, a save, an undo.
     fn note(&mut self, kind: Note, text: &str);
     /// A human side is to act: show the situation.

@@ -41,6 +41,9 @@ enum Host<'a> {
     },
     Error {
         message: &'a str,
+        /// For an action the rules refused, the rule that refused it (`RefusalKind::name`).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        refusal: Option<&'a str>,
         #[serde(skip_serializing_if = "Option::is_none")]
         suggestion: Option<&'a str>,
     },
@@ -210,6 +213,15 @@ impl Frontend for Machine {
     fn error(&mut self, message: &str, suggestion: Option<&str>) {
         self.host(&Host::Error {
             message,
+            refusal: None,
+            suggestion,
+        });
+    }
+
+    fn refused(&mut self, refusal: &overmind_core::Refusal, suggestion: Option<&str>) {
+        self.host(&Host::Error {
+            message: &refusal.message,
+            refusal: Some(refusal.kind.name()),
             suggestion,
         });
     }
@@ -266,11 +278,13 @@ impl Frontend for Machine {
                     Ok(i) => return i,
                     Err(m) => self.host(&Host::Error {
                         message: &format!("a decision is waiting: {m}"),
+                        refusal: None,
                         suggestion: None,
                     }),
                 },
                 Input::Invalid(m) => self.host(&Host::Error {
                     message: &format!("a decision is waiting: {m}"),
+                    refusal: None,
                     suggestion: None,
                 }),
                 Input::Eof | Input::Idle => return 0,

@@ -316,7 +316,7 @@ fn handle(session: &mut Session, frontend: &Shared, side: Side, cmd: Command) ->
                         frontend.borrow_mut().events(session, &events);
                         return true;
                     }
-                    Err(e) => frontend.borrow_mut().error(&e.to_string(), None),
+                    Err(e) => frontend.borrow_mut().refused(&e, None),
                 },
                 Err(r) if side == Side::Heroes && r.kind == RefusalKind::EndActivationFirst => {
                     // With an Overmind hand, a Hero's activation ends before another's starts
@@ -336,7 +336,7 @@ fn handle(session: &mut Session, frontend: &Shared, side: Side, cmd: Command) ->
                 }
                 Err(e) => {
                     let hint = nearest_legal(session, &action);
-                    frontend.borrow_mut().error(&e.to_string(), hint.as_deref());
+                    frontend.borrow_mut().refused(&e, hint.as_deref());
                 }
             }
         }

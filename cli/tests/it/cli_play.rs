@@ -340,3 +340,20 @@ fn input_that_is_not_a_terminal_gets_the_json_protocol() {
     assert_eq!(kinds(&ev).first(), Some(&"session"));
     assert_eq!(kinds(&ev).last(), Some(&"quit"));
 }
+
+#[test]
+fn a_refused_action_names_the_rule_that_refused_it() {
+    let input = "move captain 30,30\nshoot captain medic\nmove captian 2,14\nquit\n";
+    let o = run(&["play", "--json", "--no-watch", "--seed", "11"], input);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let errors: Vec<Value> = events(&stdout(&o))
+        .into_iter()
+        .filter(|e| e["event"] == "error")
+        .collect();
+    assert_eq!(errors.len(), 3, "{errors:?}");
+    // Off the map: the move's squares; a Hero at a Hero: the target; a misspelt unit is not
+    // a command the rules saw, so it names no rule.
+    assert_eq!(errors[0]["refusal"], "path", "{}", errors[0]);
+    assert_eq!(errors[1]["refusal"], "target", "{}", errors[1]);
+    assert!(errors[2].get("refusal").is_none(), "{}", errors[2]);
+}
