@@ -94,7 +94,7 @@ impl Game {
         content: &Content,
         ctl: &mut Controllers,
     ) -> Result<Vec<Event>, Refusal> {
-        let checked = if checked.at == self.record.len() && self.to_move() == Some(checked.side) {
+        let checked = if checked.at == self.moment() && self.to_move() == Some(checked.side) {
             checked
         } else {
             self.check(content, &checked.action)?

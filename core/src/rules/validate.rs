@@ -348,8 +348,8 @@ pub struct Checked {
     pub(crate) side: Side,
     pub(crate) action: Action,
     pub(crate) plan: Plan,
-    /// Actions the game had taken when this was checked.
-    pub(crate) at: usize,
+    /// Where the game stood when this was checked: actions taken, events logged, dice drawn.
+    pub(crate) at: (usize, usize, u128),
 }
 
 impl Checked {
@@ -435,7 +435,7 @@ impl Game {
             side,
             action: action.clone(),
             plan,
-            at: self.record.len(),
+            at: self.moment(),
         })
     }
 
@@ -449,6 +449,16 @@ impl Game {
             return refuse(RefusalKind::GameOver, "the game is over");
         };
         validate(&self.state, content, side, action, Paths::One).map(|_| ())
+    }
+
+    /// Where the game stands, as a [`Checked`] remembers it: a plan is played unchecked only
+    /// on the game, at the moment, it was checked on.
+    pub(crate) fn moment(&self) -> (usize, usize, u128) {
+        (
+            self.record.len(),
+            self.log.len(),
+            self.state.rng.get_word_pos(),
+        )
     }
 
     /// [`Game::validate`] as a yes/no.
