@@ -309,7 +309,7 @@ pub fn legend(mission: &Mission, colour: bool) -> String {
         let on = if t == Terrain::Plain {
             String::new()
         } else {
-            format!(" ({})", terrain_name(t))
+            format!(" ({})", t.name())
         };
         p.plain(format!(
             "  {noun} {:<12} at {}{on}",
@@ -361,18 +361,6 @@ pub fn symbol(u: Unit, colour: bool) -> String {
     };
     p.paint(unit_style(u, Terrain::Plain), u.symbol());
     p.out
-}
-
-/// A terrain's name in words (legends, the replay page).
-pub(crate) fn terrain_name(t: Terrain) -> &'static str {
-    match t {
-        Terrain::Plain => "plain",
-        Terrain::Red => "red",
-        Terrain::Green => "green",
-        Terrain::Yellow => "yellow",
-        Terrain::Building => "building",
-        Terrain::Solid => "solid",
-    }
 }
 
 #[cfg(test)]

@@ -46,7 +46,7 @@ pub fn svg(map: &Map) -> String {
                 terrain_class(t),
                 x * CELL,
                 y * CELL,
-                crate::render::terrain_name(t)
+                t.name()
             );
         }
     }

@@ -132,6 +132,23 @@ pub struct Unit {
 }
 
 impl Unit {
+    /// A unit of `side` made of `models`, new to the map: not activated, no action used, no
+    /// Overwatch, no experience.
+    #[must_use]
+    pub fn new(id: Id, side: Side, models: Vec<Model>) -> Unit {
+        Unit {
+            id,
+            side,
+            models,
+            activated: false,
+            used: Vec::new(),
+            overwatch: None,
+            xp: 0,
+            from_blip: None,
+            extracted: false,
+        }
+    }
+
     #[must_use]
     pub fn alive(&self) -> bool {
         !self.models.is_empty()

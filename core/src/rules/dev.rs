@@ -222,17 +222,9 @@ impl Engine<'_> {
                 type_id: alien,
             })
             .collect();
-        self.st.units.push(Unit {
-            id: unit_id,
-            side: Side::Overmind,
-            models,
-            activated: false,
-            used: Vec::new(),
-            overwatch: None,
-            xp: 0,
-            from_blip: None,
-            extracted: false,
-        });
+        self.st
+            .units
+            .push(Unit::new(unit_id, Side::Overmind, models));
         self.st.moved();
         self.emit(Event::UnitSpawned {
             unit: unit_id,

@@ -175,16 +175,12 @@ impl Engine<'_> {
                 status: Status::default(),
             });
         }
+        // It goes on with the Blip's activation.
         let unit = Unit {
-            id: unit_id,
-            side: Side::Overmind,
-            models,
             activated: blip.activated,
             used: blip.used.clone(),
-            overwatch: None,
-            xp: 0,
             from_blip: Some(blip.id),
-            extracted: false,
+            ..Unit::new(unit_id, Side::Overmind, models)
         };
         // A Blip revealed during its own activation ends the action it was taking: its move
         // stops where it was revealed, and the unit has only the activation's actions left.
