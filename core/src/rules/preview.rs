@@ -1,4 +1,4 @@
-//! Look-ahead without the rules calling the AI (docs/RULES.md §7.5): when a unit chooses
+//! Look-ahead without the rules calling the AI (docs/RULES.md §8.1): when a unit chooses
 //! among several Alien Behaviours, the deciding controller is handed a [`BehaviourChoice`],
 //! which plays any option out on a copy of the game; nothing reaches the real game, its dice,
 //! its storage or its replay.

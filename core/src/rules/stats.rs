@@ -1,4 +1,4 @@
-//! A model's current numbers (docs/RULES.md §9.1, §14.4): profile, Health dial and stat
+//! A model's current numbers (docs/RULES.md §9.1, §14): profile, Health dial and stat
 //! modifiers worked out in one place, which every rule, AI, script and front end asks.
 
 use crate::data::profile::{AlienType, Effect, HeroProfile, Shoot};
