@@ -309,6 +309,9 @@ fn base_setup(
                 max_rounds: None,
                 tokens: Vec::new(),
                 decks: Vec::new(),
+                aliens: Vec::new(),
+                hand: None,
+                agenda: None,
             })
         }
     }
@@ -498,6 +501,9 @@ fn build(
             max_rounds: None,
             tokens: Vec::new(),
             decks: Vec::new(),
+            aliens: Vec::new(),
+            hand: None,
+            agenda: None,
         }
     });
     setup.name = raw.name.get_ref().clone();
@@ -508,6 +514,7 @@ fn build(
                 id: h.id.get_ref().clone(),
                 profile: h.profile.get_ref().clone(),
                 at: Pos::from(h.at),
+                health: None,
             })
             .collect();
     }
@@ -720,8 +727,8 @@ fn start(
 ) -> Result<GameState, Vec<Problem>> {
     let problem = |e: &SetupError| -> Problem {
         let span = match e {
-            SetupError::Unit { id, .. } => id_span(raw, id),
-            SetupError::Other(_) => None,
+            SetupError::Unit { id, .. } | SetupError::Field { id, .. } => id_span(raw, id),
+            SetupError::Card { .. } | SetupError::Other(_) => None,
         };
         let in_mission = match (&raw.mission, &span) {
             (Some(m), None) => format!(" (mission {})", m.get_ref()),
