@@ -159,8 +159,8 @@ fn shake(g: &mut Game, c: &Content, rng: &mut ChaCha8Rng) {
     }
     for i in 0..rng.random_range(0..4) {
         let at = Pos::new(
-            rng.random_range(0..st.map.width() as i32),
-            rng.random_range(0..st.map.height() as i32),
+            rng.random_range(0..st.map.width()),
+            rng.random_range(0..st.map.height()),
         );
         st.tokens.push(Token {
             id: Id::from(&format!("cache{i}")),
@@ -283,8 +283,8 @@ fn candidates(g: &Game, c: &Content) -> Vec<Action> {
                 at: None,
             });
         }
-        for y in 0..st.map.height() as i32 {
-            for x in 0..st.map.width() as i32 {
+        for y in 0..st.map.height() {
+            for x in 0..st.map.width() {
                 out.push(Action::Play {
                     card,
                     target: None,
