@@ -202,7 +202,7 @@ fn card_message(slot: &CardSlot, card: &str, deck: &Option<Deck>) -> String {
     }
 }
 
-/// Longest id of a Hero or Blip: its models' ids add `.N` and must still fit an [`Id`].
+/// Longest id of a Hero, Blip or revealed Alien Unit: its models' ids add `.N` and must still fit an [`Id`].
 pub const MAX_UNIT_ID: usize = Id::MAX_LEN - 4;
 
 fn unit_err(what: &'static str, id: &str, message: impl Into<String>) -> SetupError {
