@@ -50,7 +50,9 @@ pub use movement::{
 pub use profile::{AlienType, Band, Effect, HeroProfile, Makeup, Shoot};
 pub use rules::preview::BehaviourChoice;
 pub use settings::{RevealTrigger, Rules};
-pub use setup::{BlipSetup, HeroSetup, PoolEntry, Setup, SetupError, TokenSetup};
+pub use setup::{
+    AlienSetup, BlipSetup, CardSlot, HeroSetup, PoolEntry, Setup, SetupError, TokenSetup,
+};
 pub use state::{Blip, Contents, GameState, Model, Objective, Outcome, Phase, Side, Unit};
 pub use stats::Stats;
 pub use validate::Checked;

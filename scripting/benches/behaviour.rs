@@ -146,6 +146,7 @@ fn position(content: &Content) -> Game {
             id: id.to_string(),
             profile: "trooper".into(),
             at: Pos::from(*at),
+            health: None,
         })
         .collect(),
         blips: vec![],
@@ -155,6 +156,9 @@ fn position(content: &Content) -> Game {
         max_rounds: Some(10),
         tokens: Vec::new(),
         decks: Vec::new(),
+        aliens: Vec::new(),
+        hand: None,
+        agenda: None,
     };
     let mut st = setup.start(content, 3).expect("bench setup");
     st.blips.push(Blip {

@@ -1129,8 +1129,12 @@ fn setup_error_position(text: &str, e: &overmind_core::SetupError) -> (usize, us
             .filter(|q| !q.is_empty())
             .map(|q| format!("\"{q}\""))
     };
+    let shown;
     let (from, message) = match e {
-        overmind_core::SetupError::Unit { what, id, message } => {
+        overmind_core::SetupError::Unit { what, id, message }
+        | overmind_core::SetupError::Field {
+            what, id, message, ..
+        } => {
             match text
                 .find(&format!("\"{id}\""))
                 .or_else(|| laid_token(text, what, id))
@@ -1140,6 +1144,10 @@ fn setup_error_position(text: &str, e: &overmind_core::SetupError) -> (usize, us
             }
         }
         overmind_core::SetupError::Other(m) => (0, m),
+        overmind_core::SetupError::Card { .. } => {
+            shown = e.to_string();
+            (0, &shown)
+        }
     };
     let at = quoted(message)
         .and_then(|q| text.get(from..).and_then(|t| t.find(&q)))

@@ -391,9 +391,10 @@ pub(crate) struct SightMemo {
 }
 
 impl GameState {
-    /// A state with no units, at round 1, Heroes to play.
+    /// A state with no units, at round 1, Heroes to play: only [`crate::Setup::start`] makes
+    /// one, from a setup it has checked (tests build theirs through a `Setup` too).
     #[must_use]
-    pub fn new(
+    pub(crate) fn new(
         map: Map,
         rules: Rules,
         objective: Objective,

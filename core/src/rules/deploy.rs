@@ -128,6 +128,7 @@ impl Mission {
                     id: h.id.clone(),
                     profile,
                     at: h.at,
+                    health: None,
                 }),
                 Ok(None) => errors.push(err(
                     self,
@@ -308,6 +309,9 @@ impl Mission {
             max_rounds,
             tokens,
             decks,
+            aliens: Vec::new(),
+            hand: None,
+            agenda: None,
         })
     }
 }

@@ -1,6 +1,7 @@
 //! From a mission's setup to a legal starting state (docs/RULES.md §7.2), or clear errors.
 
 use crate::board::los::LineOfSight;
+use crate::data::card::Deck;
 use crate::data::geom::Pos;
 use crate::data::id::Id;
 use crate::data::map::{Map, Obstacles};
@@ -19,6 +20,22 @@ pub struct HeroSetup {
     pub id: String,
     pub profile: String,
     pub at: Pos,
+    /// Its Health at the start, 1 to its profile's (`None`: the profile's).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub health: Option<u32>,
+}
+
+/// An Alien Unit already revealed at the start: one model per square of `at`, named `id.1`,
+/// `id.2`, ... in that order.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AlienSetup {
+    pub id: String,
+    #[serde(rename = "type")]
+    pub type_id: String,
+    pub at: Vec<Pos>,
+    /// Each model's Health, 1 to the type's (`None`: the type's).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub health: Option<u32>,
 }
 
 /// A Blip to deploy; `contents: None` draws from the pool.
@@ -106,6 +123,17 @@ pub struct Setup {
     /// The decks the mission deals (docs/RULES.md §15).
     #[serde(default)]
     pub decks: Vec<crate::data::card::Deck>,
+    /// Alien Units already revealed, on the map with the heroes and Blips.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub aliens: Vec<AlienSetup>,
+    /// The Overmind's hand at the start, Mutation card ids: the Overmind then has a hand (the
+    /// Mutation deck), whose draw pile is the one `decks` deals, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hand: Option<Vec<String>>,
+    /// The Overmind's Hidden Agenda, face down, instead of one dealt: the Hidden Agenda deck
+    /// is then in play.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agenda: Option<String>,
 }
 
 /// A token a mission lays: its kind (a pack's `token { id = ... }`) and square.
@@ -125,11 +153,56 @@ pub enum SetupError {
         id: String,
         message: String,
     },
+    /// A problem with one field of one entry of the setup's lists, for callers that place it:
+    /// `what` names the list (`hero` for [`Setup::heroes`], `unit` for [`Setup::aliens`]),
+    /// `index` the entry and `field` its key (`id`, `type`, `at` or `health`).
+    #[error("{what} {id}: {message}")]
+    Field {
+        what: &'static str,
+        index: usize,
+        id: String,
+        field: &'static str,
+        message: String,
+    },
+    /// A card of the Overmind's starting hand or agenda that is not a loaded card of its deck:
+    /// `deck` is the deck it is of, when it is loaded.
+    #[error("{}", card_message(.slot, .card, .deck))]
+    Card {
+        slot: CardSlot,
+        card: String,
+        deck: Option<Deck>,
+    },
     #[error("{0}")]
     Other(String),
 }
 
-/// Longest id of a Hero or Blip: its models' ids add `.N` and must still fit an [`Id`].
+/// Where a setup puts a card: its place in the Overmind's hand, or the agenda.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CardSlot {
+    Hand(usize),
+    Agenda,
+}
+
+impl CardSlot {
+    /// The deck a card there must be of.
+    #[must_use]
+    pub fn deck(self) -> Deck {
+        match self {
+            CardSlot::Hand(_) => Deck::Mutation,
+            CardSlot::Agenda => Deck::HiddenAgenda,
+        }
+    }
+}
+
+fn card_message(slot: &CardSlot, card: &str, deck: &Option<Deck>) -> String {
+    let wanted = slot.deck().name();
+    match deck {
+        Some(d) => format!("card {card:?} is a {} card, not a {wanted} one", d.name()),
+        None => format!("no {wanted} card {card:?} is loaded"),
+    }
+}
+
+/// Longest id of a Hero, Blip or revealed Alien Unit: its models' ids add `.N` and must still fit an [`Id`].
 pub const MAX_UNIT_ID: usize = Id::MAX_LEN - 4;
 
 fn unit_err(what: &'static str, id: &str, message: impl Into<String>) -> SetupError {
@@ -137,6 +210,73 @@ fn unit_err(what: &'static str, id: &str, message: impl Into<String>) -> SetupEr
         what,
         id: id.to_string(),
         message: message.into(),
+    }
+}
+
+/// The problem with a unit's id longer than [`MAX_UNIT_ID`].
+fn too_long(id: &str) -> String {
+    format!(
+        "this id is {} bytes long: expected at most {MAX_UNIT_ID} (its models' ids add `.N`)",
+        id.len()
+    )
+}
+
+/// The heroes or the Blips placed so far: their ids and squares.
+#[derive(Default)]
+struct Placed {
+    ids: Vec<Id>,
+    taken: Vec<(Pos, String)>,
+    /// Per unit, whether its square is on the map and not solid: the only ones whose sight is
+    /// checked.
+    standing: Vec<bool>,
+}
+
+impl Placed {
+    /// Check unit `id` on `at` against the map and those placed before it, and place it.
+    fn place(
+        &mut self,
+        map: &Map,
+        what: &'static str,
+        id: &str,
+        at: Pos,
+        found: &mut Vec<(About, SetupError)>,
+    ) {
+        if id.len() > MAX_UNIT_ID {
+            found.push((About::Unit, unit_err(what, id, too_long(id))));
+        }
+        if self.ids.iter().any(|i| i == id) {
+            found.push((
+                About::Placement,
+                unit_err(what, id, "this id is used twice"),
+            ));
+        }
+        self.ids.push(Id::from(id));
+        let mut stands = false;
+        if !map.in_bounds(at) {
+            found.push((
+                About::Placement,
+                unit_err(
+                    what,
+                    id,
+                    format!("{at} is outside the {}x{} map", map.width(), map.height()),
+                ),
+            ));
+        } else if map.is_solid(at) {
+            found.push((
+                About::Placement,
+                unit_err(what, id, format!("{at} is a solid square")),
+            ));
+        } else {
+            stands = true;
+            if let Some((_, other)) = self.taken.iter().find(|(p, _)| *p == at) {
+                found.push((
+                    About::Placement,
+                    unit_err(what, id, format!("{at} is already taken by {other}")),
+                ));
+            }
+        }
+        self.standing.push(stands);
+        self.taken.push((at, id.to_string()));
     }
 }
 
@@ -213,63 +353,12 @@ impl Setup {
         };
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let map = &self.map;
-        let mut taken: Vec<(Pos, String)> = Vec::new();
-        let mut ids: Vec<Id> = Vec::new();
-        // Units whose square is on the map and not solid: the only ones sight is checked for.
-        let mut standing: Vec<bool> = Vec::new();
-        let mut place =
-            |what: &'static str, id: &str, at: Pos, found: &mut Vec<(About, SetupError)>| {
-                if id.len() > MAX_UNIT_ID {
-                    found.push((
-                        About::Unit,
-                        unit_err(
-                            what,
-                            id,
-                            format!(
-                                "this id is {} bytes long: expected at most {MAX_UNIT_ID} (its \
-                                 models' ids add `.N`)",
-                                id.len()
-                            ),
-                        ),
-                    ));
-                }
-                if ids.iter().any(|i| i == id) {
-                    found.push((
-                        About::Placement,
-                        unit_err(what, id, "this id is used twice"),
-                    ));
-                }
-                ids.push(Id::from(id));
-                let mut stands = false;
-                if !map.in_bounds(at) {
-                    found.push((
-                        About::Placement,
-                        unit_err(
-                            what,
-                            id,
-                            format!("{at} is outside the {}x{} map", map.width(), map.height()),
-                        ),
-                    ));
-                } else if map.is_solid(at) {
-                    found.push((
-                        About::Placement,
-                        unit_err(what, id, format!("{at} is a solid square")),
-                    ));
-                } else {
-                    stands = true;
-                    if let Some((_, other)) = taken.iter().find(|(p, _)| *p == at) {
-                        found.push((
-                            About::Placement,
-                            unit_err(what, id, format!("{at} is already taken by {other}")),
-                        ));
-                    }
-                }
-                standing.push(stands);
-                taken.push((at, id.to_string()));
-            };
-        for h in &self.heroes {
-            place("hero", &h.id, h.at, &mut found);
-            if h.profile.len() > Id::MAX_LEN {
+        // Heroes, then Blips, each checked against the units of its kind before it; a Blip
+        // also against every hero.
+        let mut heroes = Placed::default();
+        for (i, h) in self.heroes.iter().enumerate() {
+            heroes.place(map, "hero", &h.id, h.at, &mut found);
+            let profile = if h.profile.len() > Id::MAX_LEN {
                 found.push((
                     About::Unit,
                     unit_err(
@@ -282,20 +371,63 @@ impl Setup {
                         ),
                     ),
                 ));
-            } else if !content.heroes.contains_key(&h.profile) {
+                None
+            } else {
+                let p = content.heroes.get(&h.profile);
+                if p.is_none() {
+                    found.push((
+                        About::Unit,
+                        unit_err(
+                            "hero",
+                            &h.id,
+                            format!("no hero profile named {:?}", h.profile),
+                        ),
+                    ));
+                }
+                p
+            };
+            if let (Some(p), Some(health)) = (profile, h.health) {
+                let max = p.health.max(1);
+                if health == 0 || health > max {
+                    found.push((
+                        About::Unit,
+                        SetupError::Field {
+                            what: "hero",
+                            index: i,
+                            id: h.id.clone(),
+                            field: "health",
+                            message: format!(
+                                "health {health}: expected 1 to {max} (the profile's health)"
+                            ),
+                        },
+                    ));
+                }
+            }
+        }
+        let mut blips = Placed::default();
+        for b in &self.blips {
+            if self.heroes.iter().any(|h| h.id == b.id) {
                 found.push((
-                    About::Unit,
+                    About::Placement,
                     unit_err(
-                        "hero",
-                        &h.id,
-                        format!("no hero profile named {:?}", h.profile),
+                        "blip",
+                        &b.id,
+                        format!("this id is used twice (hero {} too)", b.id),
+                    ),
+                ));
+            } else if let Some(h) = self.heroes.iter().find(|h| h.at == b.at) {
+                found.push((
+                    About::Placement,
+                    unit_err(
+                        "blip",
+                        &b.id,
+                        format!("{} is already taken by {}", b.at, h.id),
                     ),
                 ));
             }
+            blips.place(map, "blip", &b.id, b.at, &mut found);
         }
-        for b in &self.blips {
-            place("blip", &b.id, b.at, &mut found);
-        }
+        let aliens = self.place_aliens(content, &mut found);
         // The numbers first, so that no count a file names is allocated before it is checked.
         let decoys = self.decoys.unwrap_or(self.rules.decoys);
         let mut sizes_ok = true;
@@ -324,9 +456,12 @@ impl Setup {
         }
         // Sight does not depend on the pool: checked here, before a pool too large to draw
         // from ends the checks.
-        if standing.iter().any(|s| *s) {
-            let (heroes, blips) = standing.split_at(self.heroes.len().min(standing.len()));
-            for e in self.sight_problems(heroes, blips) {
+        if heroes.standing.iter().chain(&blips.standing).any(|s| *s) {
+            let on_map: Vec<Pos> = aliens
+                .iter()
+                .flat_map(|(i, _)| self.aliens[*i].at.iter().copied())
+                .collect();
+            for e in self.sight_problems(&heroes.standing, &blips.standing, &on_map) {
                 found.push((About::Sight, e));
             }
         }
@@ -455,6 +590,26 @@ impl Setup {
         if let Some(m) = crate::rules::deck::deal_problem(&self.decks, content) {
             found.push((About::Unit, SetupError::Other(m)));
         }
+        let slots = self
+            .hand
+            .iter()
+            .flatten()
+            .enumerate()
+            .map(|(i, c)| (CardSlot::Hand(i), c))
+            .chain(self.agenda.iter().map(|c| (CardSlot::Agenda, c)));
+        for (slot, card) in slots {
+            let deck = content.cards.get(card).map(|c| c.deck);
+            if deck != Some(slot.deck()) {
+                found.push((
+                    About::Unit,
+                    SetupError::Card {
+                        slot,
+                        card: card.clone(),
+                        deck,
+                    },
+                ));
+            }
+        }
         if !found.is_empty() {
             return Err(finish(found));
         }
@@ -468,7 +623,7 @@ impl Setup {
         );
         let mut drawn = tokens.into_iter();
         for h in &self.heroes {
-            let health = content
+            let max_health = content
                 .heroes
                 .get(&h.profile)
                 .map_or(1, |p| p.health.max(1));
@@ -479,10 +634,36 @@ impl Setup {
                     id: Id::from(&h.id),
                     kind: Id::from(&h.profile),
                     pos: h.at,
-                    health,
-                    max_health: health,
+                    health: h.health.unwrap_or(max_health),
+                    max_health,
                     status: Status::default(),
                 }],
+                activated: false,
+                used: Vec::new(),
+                overwatch: None,
+                xp: 0,
+                from_blip: None,
+                extracted: false,
+            });
+        }
+        for (i, max_health) in aliens {
+            let a = &self.aliens[i];
+            st.units.push(Unit {
+                id: Id::from(&a.id),
+                side: Side::Overmind,
+                models: a
+                    .at
+                    .iter()
+                    .enumerate()
+                    .map(|(n, &at)| Model {
+                        id: Id::from(&format!("{}.{}", a.id, n + 1)),
+                        kind: Id::from(&a.type_id),
+                        pos: at,
+                        health: a.health.unwrap_or(max_health),
+                        max_health,
+                        status: Status::default(),
+                    })
+                    .collect(),
                 activated: false,
                 used: Vec::new(),
                 overwatch: None,
@@ -516,14 +697,138 @@ impl Setup {
         if !self.decks.is_empty() {
             st.cards = crate::rules::deck::deal(&self.decks, content, &mut st.rng);
         }
+        let cards = &mut st.cards;
+        if let Some(hand) = &self.hand {
+            if !cards.decks.contains(&Deck::Mutation) {
+                cards.decks.push(Deck::Mutation);
+            }
+            cards.hand = hand.iter().map(Id::from).collect();
+        }
+        if let Some(agenda) = &self.agenda {
+            if !cards.decks.contains(&Deck::HiddenAgenda) {
+                cards.decks.push(Deck::HiddenAgenda);
+            }
+            cards.agenda = Some(Id::from(agenda));
+            cards.agenda_revealed = false;
+        }
         Ok(st)
+    }
+
+    /// The revealed Alien Units ([`Setup::aliens`]), each checked as a unit (its id, type,
+    /// number of models and Health) and then placed square by square, after the heroes and
+    /// Blips: one that is not a unit of its type, or whose id is taken, is not placed (its
+    /// squares are not checked, and do not take squares of the units after it). Gives the
+    /// placed ones, as their index and their type's Health.
+    fn place_aliens(
+        &self,
+        content: &Content,
+        found: &mut Vec<(About, SetupError)>,
+    ) -> Vec<(usize, u32)> {
+        let map = &self.map;
+        let mut placed: Vec<(usize, u32)> = Vec::new();
+        let mut taken: Vec<Pos> = self
+            .heroes
+            .iter()
+            .map(|h| h.at)
+            .chain(self.blips.iter().map(|b| b.at))
+            .collect();
+        for (i, a) in self.aliens.iter().enumerate() {
+            let problem = |field: &'static str, message: String| SetupError::Field {
+                what: "unit",
+                index: i,
+                id: a.id.clone(),
+                field,
+                message,
+            };
+            if a.id.len() > MAX_UNIT_ID {
+                found.push((About::Unit, problem("id", too_long(&a.id))));
+            }
+            let Some(t) = content.aliens.get(&a.type_id) else {
+                let known: Vec<&str> = content.aliens.keys().map(String::as_str).collect();
+                found.push((
+                    About::Unit,
+                    problem(
+                        "type",
+                        format!(
+                            "no Alien Type named {:?}; the loaded packs define {}",
+                            a.type_id,
+                            known.join(", ")
+                        ),
+                    ),
+                ));
+                continue;
+            };
+            if a.at.is_empty() || a.at.len() > t.unit.max as usize {
+                found.push((
+                    About::Unit,
+                    problem(
+                        "at",
+                        format!(
+                            "{} models, expected 1 to {} for {}",
+                            a.at.len(),
+                            t.unit.max,
+                            a.type_id
+                        ),
+                    ),
+                ));
+                continue;
+            }
+            let max_health = t.health.max(1);
+            match a.health {
+                Some(h) if h == 0 || h > max_health => {
+                    found.push((
+                        About::Unit,
+                        problem(
+                            "health",
+                            format!("health {h}, expected 1 to {max_health} for {}", a.type_id),
+                        ),
+                    ));
+                    continue;
+                }
+                _ => {}
+            }
+            let used = self.heroes.iter().any(|h| h.id == a.id)
+                || self.blips.iter().any(|b| b.id == a.id)
+                || placed.iter().any(|(j, _)| self.aliens[*j].id == a.id);
+            if used {
+                found.push((
+                    About::Placement,
+                    problem("id", "this id is used twice".into()),
+                ));
+                continue;
+            }
+            for (n, &at) in a.at.iter().enumerate() {
+                let bad = if !map.in_bounds(at) {
+                    Some(format!(
+                        "{at} is outside the {}x{} map",
+                        map.width(),
+                        map.height()
+                    ))
+                } else if map.is_solid(at) {
+                    Some(format!("{at} is a solid square"))
+                } else if taken.contains(&at) || a.at[..n].contains(&at) {
+                    Some(format!("{at} is already taken"))
+                } else {
+                    None
+                };
+                if let Some(b) = bad {
+                    found.push((
+                        About::Placement,
+                        problem("at", format!("model {}: {b}", n + 1)),
+                    ));
+                }
+            }
+            taken.extend(&a.at);
+            placed.push((i, max_health));
+        }
+        placed
     }
 
     /// A Blip may not start in a Hero's Line of Sight (docs/RULES.md §7.2): checked between
     /// the heroes and Blips standing on the map (`heroes[i]`, `blips[j]`: whether that unit's
     /// square is on the map and not solid), every unit on the map blocking sight as it will in
-    /// the game.
-    fn sight_problems(&self, heroes: &[bool], blips: &[bool]) -> Vec<SetupError> {
+    /// the game, the revealed Alien Units' models (on `aliens`) too.
+    fn sight_problems(&self, heroes: &[bool], blips: &[bool], aliens: &[Pos]) -> Vec<SetupError> {
         let on_map = |at: Pos| self.map.in_bounds(at);
         let mut obstacles = Obstacles::new(&self.map);
         for at in self
@@ -531,6 +836,7 @@ impl Setup {
             .iter()
             .map(|h| h.at)
             .chain(self.blips.iter().map(|b| b.at))
+            .chain(aliens.iter().copied())
             .filter(|at| on_map(*at))
         {
             obstacles.insert(at);
@@ -575,6 +881,7 @@ mod tests {
                 id: "h".into(),
                 profile: "nobody".into(),
                 at: Pos::new(0, 0),
+                health: None,
             }],
             blips: vec![blip("b", 5), blip("off", 9)],
             pool: Vec::new(),
@@ -583,6 +890,9 @@ mod tests {
             max_rounds: None,
             tokens: Vec::new(),
             decks: Vec::new(),
+            aliens: Vec::new(),
+            hand: None,
+            agenda: None,
         }
     }
 

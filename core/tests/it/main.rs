@@ -20,4 +20,5 @@ mod legal_props;
 mod levels;
 mod los_props;
 mod movement_props;
+mod setup_units;
 mod triggers;

@@ -5,12 +5,12 @@ use super::{words, Fallback, Scenario, Scripted, ScriptedAnswer, Step};
 use crate::pack::PackSet;
 use crate::problem::Problem;
 use overmind_core::dice::DieFaces;
+use overmind_core::setup::Checks;
 use overmind_core::source::LineIndex;
-use overmind_core::state::Status;
 use overmind_core::Id;
 use overmind_core::{
-    BlipSetup, Contents, GameState, HeroSetup, LineOfSight, MapBuilder, Mission, Model, Objective,
-    PoolEntry, Pos, Rules, Setup, SetupError, Side, Unit,
+    AlienSetup, BlipSetup, CardSlot, Contents, GameState, HeroSetup, MapBuilder, Mission,
+    Objective, PoolEntry, Pos, Rules, Setup, SetupError,
 };
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -309,6 +309,9 @@ fn base_setup(
                 max_rounds: None,
                 tokens: Vec::new(),
                 decks: Vec::new(),
+                aliens: Vec::new(),
+                hand: None,
+                agenda: None,
             })
         }
     }
@@ -498,6 +501,9 @@ fn build(
             max_rounds: None,
             tokens: Vec::new(),
             decks: Vec::new(),
+            aliens: Vec::new(),
+            hand: None,
+            agenda: None,
         }
     });
     setup.name = raw.name.get_ref().clone();
@@ -508,6 +514,7 @@ fn build(
                 id: h.id.get_ref().clone(),
                 profile: h.profile.get_ref().clone(),
                 at: Pos::from(h.at),
+                health: h.health.as_ref().map(|hp| *hp.get_ref()),
             })
             .collect();
     }
@@ -641,41 +648,31 @@ fn build(
     let before_units = problems.len();
     let units = units(set, src, &raw, &mut problems);
     let units_ok = problems.len() == before_units;
+    setup.aliens = units.iter().map(|(_, a)| a.clone()).collect();
+    setup.hand = raw
+        .hand
+        .as_ref()
+        .map(|h| h.iter().map(|c| c.get_ref().clone()).collect());
+    setup.agenda = raw.agenda.as_ref().map(|a| a.get_ref().clone());
     if !setup_ok {
         return Err(problems);
     }
     // The start is checked even when other parts have problems: they do not change it.
     let seed = raw.seed.unwrap_or(1);
-    let state = match start(set, src, &raw, &setup, seed, &header) {
-        Ok(mut state) => match place_units(src, &mut state, units) {
-            // Sight needs every unit where the file puts it, each an obstacle.
-            Ok(()) if units_ok => match check_sight(src, &raw, &state, &header) {
-                Ok(()) => Some(state),
-                Err(ps) => {
-                    problems.extend(ps);
-                    None
-                }
-            },
-            Ok(()) => None,
-            Err(ps) => {
-                problems.extend(ps);
-                None
-            }
-        },
+    let written = Written {
+        set,
+        src,
+        raw: &raw,
+        units: units.iter().map(|(i, _)| *i).collect(),
+        header: &header,
+    };
+    let state = match start(&written, &setup, seed, units_ok) {
+        Ok(state) if problems.is_empty() => state,
+        Ok(_) => return Err(problems),
         Err(ps) => {
             problems.extend(ps);
-            None
+            return Err(problems);
         }
-    };
-    let state = match state {
-        Some(mut state) if problems.is_empty() => {
-            deal_cards(set, src, &raw, &mut state, &mut problems);
-            if !problems.is_empty() {
-                return Err(problems);
-            }
-            state
-        }
-        _ => return Err(problems),
     };
     Ok(Scenario {
         name: raw.name.get_ref().clone(),
@@ -706,328 +703,200 @@ fn inner_offset(text: &str, span: &Range<usize>, decoded: &str, at: usize) -> us
     }
 }
 
-/// Validate the setup into a starting state; hero health as the scenario says. The setup's
-/// own check that no Blip starts in sight is left to [`check_sight`], which also counts the
-/// scenario's revealed units as obstacles: so heroes and Blips are validated apart (the Blips'
-/// drawn contents and the game's RNG are the same either way: only Blips draw).
-fn start(
-    set: &PackSet,
-    src: &Source<'_>,
-    raw: &RawScenario,
-    setup: &Setup,
-    seed: u64,
-    header: &Range<usize>,
-) -> Result<GameState, Vec<Problem>> {
-    let problem = |e: &SetupError| -> Problem {
-        let span = match e {
-            SetupError::Unit { id, .. } => id_span(raw, id),
-            SetupError::Other(_) => None,
+/// Where a scenario writes what its setup holds, to place the setup's problems.
+struct Written<'a> {
+    set: &'a PackSet,
+    src: &'a Source<'a>,
+    raw: &'a RawScenario,
+    /// For each of the setup's revealed units, its index in `raw.units`.
+    units: Vec<usize>,
+    header: &'a Range<usize>,
+}
+
+impl Written<'_> {
+    /// A problem of the setup, where the scenario writes what it is about: a unit's id (its
+    /// squares for the problems of a revealed unit's id), the field of a hero or unit, a card;
+    /// else the mission (named, when the unit is one of its own) or the scenario's header.
+    fn problem(&self, e: &SetupError) -> Problem {
+        let raw = self.raw;
+        let (span, message) = match e {
+            SetupError::Unit { id, .. } => (id_span(raw, id), e.to_string()),
+            SetupError::Field {
+                what: "hero",
+                index,
+                field: "health",
+                message,
+                ..
+            } => (
+                raw.heroes
+                    .as_ref()
+                    .and_then(|hs| hs.get(*index))
+                    .and_then(|h| h.health.as_ref())
+                    .map(Spanned::span),
+                message.clone(),
+            ),
+            SetupError::Field {
+                what: "unit",
+                index,
+                field,
+                ..
+            } => {
+                let u = self.units.get(*index).and_then(|i| raw.units.get(*i));
+                let span = u.map(|u| match *field {
+                    "type" => u.type_id.span(),
+                    "health" => u.health.as_ref().map_or_else(|| u.id.span(), Spanned::span),
+                    _ => squares_span(u),
+                });
+                (span, e.to_string())
+            }
+            SetupError::Field { id, .. } => (id_span(raw, id), e.to_string()),
+            SetupError::Card { slot, card, deck } => {
+                let span = match slot {
+                    CardSlot::Hand(i) => raw.hand.as_ref().and_then(|h| h.get(*i)),
+                    CardSlot::Agenda => raw.agenda.as_ref(),
+                }
+                .map(Spanned::span);
+                let near = match deck {
+                    Some(_) => String::new(),
+                    None => {
+                        let of = self
+                            .set
+                            .content
+                            .cards
+                            .values()
+                            .filter(|c| c.deck == slot.deck())
+                            .map(|c| c.id.as_str());
+                        crate::problem::nearest(card, of)
+                            .map_or_else(String::new, |n| format!(" (did you mean {n}?)"))
+                    }
+                };
+                (span, format!("{e}{near}"))
+            }
+            SetupError::Other(_) => (None, e.to_string()),
         };
         let in_mission = match (&raw.mission, &span) {
             (Some(m), None) => format!(" (mission {})", m.get_ref()),
             _ => String::new(),
         };
-        let span = span
-            .or_else(|| raw.mission.as_ref().map(Spanned::span))
-            .unwrap_or_else(|| header.clone());
-        src.problem(&span, format!("{e}{in_mission}"))
-    };
-    let mut heroes_only = setup.clone();
-    heroes_only.blips.clear();
-    let mut blips_only = setup.clone();
-    blips_only.heroes.clear();
-    // Heroes against Blips: found whether or not each side starts on its own.
-    let mut problems = Vec::new();
-    for b in &setup.blips {
-        if let Some(h) = setup.heroes.iter().find(|h| h.id == b.id) {
-            problems.push(problem(&SetupError::Unit {
-                what: "blip",
-                id: b.id.clone(),
-                message: format!("this id is used twice (hero {} too)", h.id),
-            }));
-        } else if let Some(h) = setup.heroes.iter().find(|h| h.at == b.at) {
-            problems.push(problem(&SetupError::Unit {
-                what: "blip",
-                id: b.id.clone(),
-                message: format!("{} is already taken by {}", b.at, h.id),
-            }));
-        }
+        self.src
+            .problem(&self.at(span), format!("{message}{in_mission}"))
     }
-    let (with_heroes, with_blips) = match (
-        heroes_only.start(&set.content, seed),
-        blips_only.start(&set.content, seed),
-    ) {
-        (Ok(a), Ok(b)) => (a, b),
-        (a, b) => {
-            let mut errors: Vec<SetupError> = Vec::new();
-            for e in a
-                .err()
-                .into_iter()
-                .flatten()
-                .chain(b.err().into_iter().flatten())
-            {
-                if !errors.contains(&e) {
-                    errors.push(e);
-                }
-            }
-            problems.extend(errors.iter().map(problem));
-            return Err(problems);
-        }
-    };
-    let mut state = with_blips;
-    state.units = with_heroes.units;
-    state.moved();
-    for h in raw.heroes.iter().flatten() {
-        let Some(hp) = &h.health else { continue };
-        let id = h.id.get_ref();
-        if let Some(m) = state.model_mut(id) {
-            if *hp.get_ref() == 0 || *hp.get_ref() > m.max_health {
-                problems.push(src.problem(
-                    &hp.span(),
-                    format!(
-                        "health {}: expected 1 to {} (the profile's health)",
-                        hp.get_ref(),
-                        m.max_health
-                    ),
-                ));
-            } else {
-                m.health = *hp.get_ref();
-            }
-        }
+
+    /// A Blip that starts in a Hero's Line of Sight, as the setup reports it.
+    fn in_sight(&self, e: &SetupError) -> Problem {
+        let (span, message) = match e {
+            SetupError::Unit {
+                what, id, message, ..
+            } => (
+                id_span(self.raw, id),
+                format!("{what} {id} {message}: a Blip must start out of every Hero's sight"),
+            ),
+            _ => (None, e.to_string()),
+        };
+        self.src.problem(&self.at(span), message)
     }
-    if problems.is_empty() {
-        Ok(state)
-    } else {
-        Err(problems)
+
+    /// `span`, else the mission's name, else the scenario's header.
+    fn at(&self, span: Option<Range<usize>>) -> Range<usize> {
+        span.or_else(|| self.raw.mission.as_ref().map(Spanned::span))
+            .unwrap_or_else(|| self.header.clone())
     }
 }
 
-/// No Blip may start in a Hero's Line of Sight (docs/RULES.md §7.2), counting every model as an
-/// obstacle, the scenario's revealed units included.
-fn check_sight(
-    src: &Source<'_>,
-    raw: &RawScenario,
-    state: &GameState,
-    header: &Range<usize>,
-) -> Result<(), Vec<Problem>> {
-    let obstacles = state.compute_obstacles();
-    let mut problems = Vec::new();
-    for b in &state.blips {
-        if let Some(h) = state.hero_models().find(|h| {
-            state
-                .rules
-                .los
-                .visible(&state.map, &obstacles, h.pos, b.pos)
-        }) {
-            let span = id_span(raw, &b.id)
-                .or_else(|| raw.mission.as_ref().map(Spanned::span))
-                .unwrap_or_else(|| header.clone());
-            problems.push(src.problem(
-                &span,
-                format!("blip {} starts at {} in the Line of Sight of hero {} at {}: a Blip must start out of every Hero's sight", b.id, b.pos, h.id, h.pos),
-            ));
-        }
-    }
-    if problems.is_empty() {
-        Ok(())
-    } else {
-        Err(problems)
+/// Where a revealed unit's squares are written: `at` or `models` (its id without either).
+fn squares_span(u: &RawUnit) -> Range<usize> {
+    match (&u.at, &u.models) {
+        (Some(a), _) => a.span(),
+        (None, Some(ms)) => ms.span(),
+        (None, None) => u.id.span(),
     }
 }
 
-/// The already revealed Alien Units, each with the span of its squares: types, numbers of
-/// models and health checked; squares are checked once placed.
+/// Validate the setup into a starting state. That a Blip starts in a Hero's Line of Sight (the
+/// revealed units counting as obstacles) is said only when every unit is where the file puts
+/// it: when the only other problems are with the Overmind's cards, which do not change it.
+fn start(
+    written: &Written<'_>,
+    setup: &Setup,
+    seed: u64,
+    units_ok: bool,
+) -> Result<GameState, Vec<Problem>> {
+    let content = &written.set.content;
+    let sightless = Checks {
+        sight: false,
+        ..Checks::default()
+    };
+    let errors = match setup.start_checked(content, seed, sightless) {
+        Ok(state) => return Ok(state),
+        Err(es) => es,
+    };
+    // A problem found twice (two heroes or Blips of one id) is said once.
+    let mut unique: Vec<SetupError> = Vec::with_capacity(errors.len());
+    for e in errors {
+        if !unique.contains(&e) {
+            unique.push(e);
+        }
+    }
+    let errors = unique;
+    let mut problems: Vec<Problem> = errors.iter().map(|e| written.problem(e)).collect();
+    let cards_only = errors.iter().all(|e| matches!(e, SetupError::Card { .. }));
+    if cards_only && units_ok {
+        let sight = Checks {
+            placements: false,
+            pool: false,
+            sight: true,
+        };
+        // Those left are the Blips in sight: the rest of the start was checked above.
+        if let Err(es) = setup.start_checked(content, seed, sight) {
+            problems.extend(
+                es.iter()
+                    .filter(|e| !errors.contains(e))
+                    .map(|e| written.in_sight(e)),
+            );
+        }
+    }
+    if problems.is_empty() && units_ok {
+        problems.push(
+            written
+                .src
+                .problem(written.header, "this scenario does not start"),
+        );
+    }
+    Err(problems)
+}
+
+/// The already revealed Alien Units as the setup takes them, each with its index in
+/// `raw.units`: a unit whose squares are not given once is left out (and reported) unless its
+/// type is unknown, which the setup reports first.
 fn units(
     set: &PackSet,
     src: &Source<'_>,
     raw: &RawScenario,
     problems: &mut Vec<Problem>,
-) -> Vec<(Range<usize>, Unit)> {
+) -> Vec<(usize, AlienSetup)> {
     let mut out = Vec::new();
-    for u in &raw.units {
+    for (i, u) in raw.units.iter().enumerate() {
         let id = u.id.get_ref();
-        let type_id = u.type_id.get_ref();
-        let Some(t) = set.content.aliens.get(type_id) else {
-            let known: Vec<&str> = set.content.aliens.keys().map(String::as_str).collect();
-            problems.push(src.problem(
-                &u.type_id.span(),
-                format!(
-                    "unit {id}: no Alien Type named {type_id:?}; the loaded packs define {}",
-                    known.join(", ")
-                ),
-            ));
-            continue;
-        };
-        let (squares, span): (Vec<Pos>, Range<usize>) = match (&u.at, &u.models) {
-            (Some(a), None) => (vec![Pos::from(*a.get_ref())], a.span()),
-            (None, Some(ms)) => (
-                ms.get_ref().iter().copied().map(Pos::from).collect(),
-                ms.span(),
-            ),
+        let squares: Vec<Pos> = match (&u.at, &u.models) {
+            (Some(a), None) => vec![Pos::from(*a.get_ref())],
+            (None, Some(ms)) => ms.get_ref().iter().copied().map(Pos::from).collect(),
+            _ if !set.content.aliens.contains_key(u.type_id.get_ref()) => Vec::new(),
             _ => {
                 problems.push(src.problem(&u.id.span(), format!("unit {id}: give its square as `at = [x, y]` or its models' squares as `models = [[x, y], ...]`, one of the two")));
                 continue;
             }
         };
-        if squares.is_empty() || squares.len() > t.unit.max as usize {
-            problems.push(src.problem(
-                &span,
-                format!(
-                    "unit {id}: {} models, expected 1 to {} for {type_id}",
-                    squares.len(),
-                    t.unit.max
-                ),
-            ));
-            continue;
-        }
-        let max_health = t.health.max(1);
-        let health = match &u.health {
-            Some(h) if *h.get_ref() == 0 || *h.get_ref() > max_health => {
-                problems.push(src.problem(
-                    &h.span(),
-                    format!(
-                        "unit {id}: health {}, expected 1 to {max_health} for {type_id}",
-                        h.get_ref()
-                    ),
-                ));
-                continue;
-            }
-            Some(h) => *h.get_ref(),
-            None => max_health,
-        };
-        let models = squares
-            .iter()
-            .enumerate()
-            .map(|(n, &at)| Model {
-                id: Id::from(&format!("{id}.{}", n + 1)),
-                kind: Id::from(&type_id),
-                pos: at,
-                health,
-                max_health,
-                status: Status::default(),
-            })
-            .collect();
-        let unit = Unit {
-            id: Id::from(&id),
-            side: Side::Overmind,
-            models,
-            activated: false,
-            used: Vec::new(),
-            overwatch: None,
-            xp: 0,
-            from_blip: None,
-            extracted: false,
-        };
-        out.push((span, unit));
+        out.push((
+            i,
+            AlienSetup {
+                id: id.clone(),
+                type_id: u.type_id.get_ref().clone(),
+                at: squares,
+                health: u.health.as_ref().map(|h| *h.get_ref()),
+            },
+        ));
     }
     out
-}
-
-/// Put the revealed units on the map, checking ids and each model's square.
-fn place_units(
-    src: &Source<'_>,
-    state: &mut GameState,
-    units: Vec<(Range<usize>, Unit)>,
-) -> Result<(), Vec<Problem>> {
-    let mut problems = Vec::new();
-    for (span, unit) in units {
-        let id = &unit.id;
-        if state.unit(id).is_some() || state.blip(id).is_some() {
-            problems.push(src.problem(&span, format!("unit {id}: this id is used twice")));
-            continue;
-        }
-        for (n, m) in unit.models.iter().enumerate() {
-            let at = m.pos;
-            let map = &state.map;
-            let bad = if !map.in_bounds(at) {
-                Some(format!(
-                    "{at} is outside the {}x{} map",
-                    map.width(),
-                    map.height()
-                ))
-            } else if map.is_solid(at) {
-                Some(format!("{at} is a solid square"))
-            } else if state.occupant(at).is_some() || unit.models[..n].iter().any(|o| o.pos == at) {
-                Some(format!("{at} is already taken"))
-            } else {
-                None
-            };
-            if let Some(b) = bad {
-                problems.push(src.problem(&span, format!("unit {id}: model {}: {b}", n + 1)));
-            }
-        }
-        state.units.push(unit);
-        state.moved();
-    }
-    if problems.is_empty() {
-        Ok(())
-    } else {
-        Err(problems)
-    }
-}
-
-/// `hand = [...]` and `agenda = "..."`: the Overmind's cards at the start (docs/RULES.md §15),
-/// each a loaded card of the right deck.
-fn deal_cards(
-    set: &PackSet,
-    src: &Source<'_>,
-    raw: &RawScenario,
-    state: &mut overmind_core::GameState,
-    problems: &mut Vec<Problem>,
-) {
-    use overmind_core::card::Deck;
-    let mut card = |id: &Spanned<String>, deck: Deck| -> Option<Id> {
-        match set.content.cards.get(id.get_ref()) {
-            Some(c) if c.deck == deck => Some(c.id),
-            Some(c) => {
-                problems.push(src.problem(
-                    &id.span(),
-                    format!(
-                        "card {:?} is a {} card, not a {} one",
-                        id.get_ref(),
-                        c.deck.name(),
-                        deck.name()
-                    ),
-                ));
-                None
-            }
-            None => {
-                let of: Vec<&str> = set
-                    .content
-                    .cards
-                    .values()
-                    .filter(|c| c.deck == deck)
-                    .map(|c| c.id.as_str())
-                    .collect();
-                let near = crate::problem::nearest(id.get_ref(), of.iter().copied())
-                    .map_or_else(String::new, |n| format!(" (did you mean {n}?)"));
-                problems.push(src.problem(
-                    &id.span(),
-                    format!("no {} card {:?} is loaded{near}", deck.name(), id.get_ref()),
-                ));
-                None
-            }
-        }
-    };
-    if let Some(hand) = &raw.hand {
-        let ids: Vec<Id> = hand
-            .iter()
-            .filter_map(|c| card(c, Deck::Mutation))
-            .collect();
-        if !state.cards.decks.contains(&Deck::Mutation) {
-            state.cards.decks.push(Deck::Mutation);
-        }
-        state.cards.hand = ids;
-    }
-    if let Some(a) = &raw.agenda {
-        if let Some(id) = card(a, Deck::HiddenAgenda) {
-            if !state.cards.decks.contains(&Deck::HiddenAgenda) {
-                state.cards.decks.push(Deck::HiddenAgenda);
-            }
-            state.cards.agenda = Some(id);
-            state.cards.agenda_revealed = false;
-        }
-    }
 }
 
 #[cfg(test)]

@@ -47,6 +47,7 @@ fn overmind_phase(set: &PackSet, hand: &[&str]) -> Game {
             id: "T".into(),
             profile: "trooper".into(),
             at: Pos::new(0, 0),
+            health: None,
         }],
         blips: vec![],
         pool: vec![],
@@ -55,6 +56,9 @@ fn overmind_phase(set: &PackSet, hand: &[&str]) -> Game {
         max_rounds: Some(10),
         tokens: Vec::new(),
         decks: vec![Deck::Mutation],
+        aliens: Vec::new(),
+        hand: None,
+        agenda: None,
     };
     let mut g = match setup.start(&set.content, 5) {
         Ok(st) => Game::new(st, "t", 5),

@@ -181,6 +181,7 @@ fn game(set: &PackSet) -> Game {
                 id: id.into(),
                 profile: "hot".into(),
                 at: Pos::new(0, y),
+                health: None,
             })
             .collect(),
         blips: vec![],
@@ -190,6 +191,9 @@ fn game(set: &PackSet) -> Game {
         max_rounds: Some(10),
         tokens: Vec::new(),
         decks: Vec::new(),
+        aliens: Vec::new(),
+        hand: None,
+        agenda: None,
     };
     let st = match setup.start(&set.content, 5) {
         Ok(st) => st,

@@ -352,3 +352,109 @@ fn at_takes_one_of_several_squares_or_adjacent_to_a_model() {
         "{problems:?}"
     );
 }
+
+/// `line:column` (1-based) of the `n`th (from 0) `needle` in `text`.
+fn nth_at(text: &str, needle: &str, n: usize) -> String {
+    let i = text.match_indices(needle).nth(n).map_or(0, |(i, _)| i);
+    let before = &text[..i];
+    let line = before.matches('\n').count() + 1;
+    let column = before.len() - before.rfind('\n').map_or(0, |k| k + 1) + 1;
+    format!("{line}:{column}")
+}
+
+/// The problems of a scenario's start (its heroes, Blips, revealed units and the Overmind's
+/// cards, all checked by the setup) each say what is wrong where it is written.
+#[test]
+fn start_problems_point_at_what_is_written() {
+    let text = r#"[[scenario]]
+name = "x"
+map = """
++-+-+-+-+-+-+-+-+-+-+
+|. . . . . . . .|. .|
++               +   +
+|. . # . . . . .|. .|
++-+-+-+-+-+-+-+-+-+-+
+"""
+decoys = 3
+hand = ["acid_spit", "cull", "acid_spt"]
+agenda = "frenzy"
+actions = ["end"]
+
+[[scenario.heroes]]
+id = "H"
+profile = "vance"
+at = [0, 0]
+health = 9
+
+[[scenario.blips]]
+id = "Z"
+at = [9, 1]
+holds = "decoy"
+
+[[scenario.blips]]
+id = "Y"
+at = [0, 0]
+holds = "decoy"
+
+[[scenario.units]]
+id = "S"
+type = "spitter"
+at = [2, 1]
+
+[[scenario.units]]
+id = "N"
+type = "spiter"
+at = [3, 0]
+
+[[scenario.units]]
+id = "S"
+type = "spitter"
+models = [[4, 0], [4, 1]]
+
+[[scenario.units]]
+id = "M"
+type = "spitter"
+models = [[5, 0], [5, 1], [6, 0]]
+
+[[scenario.units]]
+id = "P"
+type = "spitter"
+at = [6, 1]
+health = 3
+"#;
+    let want = [
+        (
+            "\"cull\"",
+            0,
+            "card \"cull\" is a hidden_agenda card, not a mutation one",
+        ),
+        (
+            "\"acid_spt\"",
+            0,
+            "no mutation card \"acid_spt\" is loaded (did you mean acid_spit?)",
+        ),
+        (
+            "\"frenzy\"",
+            0,
+            "card \"frenzy\" is a mutation card, not a hidden_agenda one",
+        ),
+        ("9\n", 0, "health 9: expected 1 to 8 (the profile's health)"),
+        ("\"Y\"", 0, "blip Y: 0,0 is already taken by H"),
+        ("[2, 1]", 0, "unit S: model 1: 2,1 is a solid square"),
+        (
+            "\"spiter\"",
+            0,
+            "unit N: no Alien Type named \"spiter\"; the loaded packs define dread, spitter, \
+             stalker, warden",
+        ),
+        ("[[4, 0]", 0, "unit S: this id is used twice"),
+        (
+            "[[5, 0]",
+            0,
+            "unit M: 3 models, expected 1 to 2 for spitter",
+        ),
+        ("3\n", 1, "unit P: health 3, expected 1 to 2 for spitter"),
+    ]
+    .map(|(needle, n, message)| format!("{}: {message}", nth_at(text, needle, n)));
+    assert_eq!(problems_of("start", text), want);
+}

@@ -123,6 +123,7 @@ fn game(set: &PackSet, heroes: &[(&str, &str, i32, i32)]) -> Game {
                 id: (*id).into(),
                 profile: (*profile).into(),
                 at: Pos::new(*x, *y),
+                health: None,
             })
             .collect(),
         blips: vec![],
@@ -132,6 +133,9 @@ fn game(set: &PackSet, heroes: &[(&str, &str, i32, i32)]) -> Game {
         max_rounds: Some(10),
         tokens: Vec::new(),
         decks: Vec::new(),
+        aliens: Vec::new(),
+        hand: None,
+        agenda: None,
     };
     match setup.start(&set.content, 5) {
         Ok(st) => Game::new(st, "t", 5),

@@ -1428,6 +1428,7 @@ mod game {
                 id: "H".into(),
                 profile: "hero".into(),
                 at: Pos::new(0, 0),
+                health: None,
             }],
             blips: vec![],
             pool: vec![],
@@ -1436,6 +1437,9 @@ mod game {
             max_rounds: Some(10),
             tokens: Vec::new(),
             decks: Vec::new(),
+            aliens: Vec::new(),
+            hand: None,
+            agenda: None,
         };
         let mut st = setup.start(&content, 5).expect("valid setup");
         for i in 0..blips {

@@ -185,6 +185,7 @@ pub fn setup(
                 id: id.to_string(),
                 profile: p.to_string(),
                 at: Pos::from(*at),
+                health: None,
             })
             .collect(),
         blips: blips
@@ -202,6 +203,9 @@ pub fn setup(
         max_rounds: Some(10),
         tokens: Vec::new(),
         decks: Vec::new(),
+        aliens: Vec::new(),
+        hand: None,
+        agenda: None,
     }
 }
 

@@ -193,6 +193,7 @@ pub fn play(scene: &Scene, content: &Content) -> Played {
                 id: id.to_string(),
                 profile: p.to_string(),
                 at: Pos::from(*at),
+                health: None,
             })
             .collect(),
         blips: vec![],
@@ -202,6 +203,9 @@ pub fn play(scene: &Scene, content: &Content) -> Played {
         max_rounds: Some(10),
         tokens: Vec::new(),
         decks: Vec::new(),
+        aliens: Vec::new(),
+        hand: None,
+        agenda: None,
     };
     let mut st = setup.start(content, 5).expect("valid setup");
     for (id, at, t, n) in &scene.blips {
