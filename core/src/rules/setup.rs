@@ -627,10 +627,10 @@ impl Setup {
                 .heroes
                 .get(&h.profile)
                 .map_or(1, |p| p.health.max(1));
-            st.units.push(Unit {
-                id: Id::from(&h.id),
-                side: Side::Heroes,
-                models: vec![Model {
+            st.units.push(Unit::new(
+                Id::from(&h.id),
+                Side::Heroes,
+                vec![Model {
                     id: Id::from(&h.id),
                     kind: Id::from(&h.profile),
                     pos: h.at,
@@ -638,22 +638,14 @@ impl Setup {
                     max_health,
                     status: Status::default(),
                 }],
-                activated: false,
-                used: Vec::new(),
-                overwatch: None,
-                xp: 0,
-                from_blip: None,
-                extracted: false,
-            });
+            ));
         }
         for (i, max_health) in aliens {
             let a = &self.aliens[i];
-            st.units.push(Unit {
-                id: Id::from(&a.id),
-                side: Side::Overmind,
-                models: a
-                    .at
-                    .iter()
+            st.units.push(Unit::new(
+                Id::from(&a.id),
+                Side::Overmind,
+                a.at.iter()
                     .enumerate()
                     .map(|(n, &at)| Model {
                         id: Id::from(&format!("{}.{}", a.id, n + 1)),
@@ -664,13 +656,7 @@ impl Setup {
                         status: Status::default(),
                     })
                     .collect(),
-                activated: false,
-                used: Vec::new(),
-                overwatch: None,
-                xp: 0,
-                from_blip: None,
-                extracted: false,
-            });
+            ));
         }
         for b in &self.blips {
             let contents = match &b.contents {

@@ -413,11 +413,10 @@ pub fn demo_setup() -> Setup {
 /// Put an already-revealed Alien Unit `id` of `kind` on the map, one model per square
 /// (`id.1`, `id.2`, ...), each with `health`.
 pub fn push_alien(st: &mut GameState, id: &str, kind: &str, at: &[[i32; 2]], health: u32) {
-    st.units.push(Unit {
-        id: id.into(),
-        side: Side::Overmind,
-        models: at
-            .iter()
+    st.units.push(Unit::new(
+        id.into(),
+        Side::Overmind,
+        at.iter()
             .enumerate()
             .map(|(i, p)| Model {
                 id: Id::from(&format!("{id}.{}", i + 1)),
@@ -428,12 +427,6 @@ pub fn push_alien(st: &mut GameState, id: &str, kind: &str, at: &[[i32; 2]], hea
                 status: Default::default(),
             })
             .collect(),
-        activated: false,
-        used: vec![],
-        overwatch: None,
-        xp: 0,
-        from_blip: None,
-        extracted: false,
-    });
+    ));
     st.moved();
 }
