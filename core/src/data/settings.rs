@@ -27,13 +27,16 @@ pub const MAX_LUA_CALL_DEPTH: u32 = 1000;
 pub const MAX_STEPS: u32 = 100;
 /// Most cards a hand may hold (`hand_size`, `interrupt_discard`).
 pub const MAX_HAND: u32 = 10;
+/// Highest `max_effects`, `max_tokens`, `max_modifiers` or `max_units` a pack may set: what
+/// content can add to a game stays within a few MiB and a step within a second.
+pub const MAX_GROWTH: u32 = 10_000;
 /// Actions per activation (docs/RULES.md §5.1): the printed game's, not a setting.
 pub const ACTIONS_PER_ACTIVATION: u32 = 2;
 /// Largest dice penalty or Defence change a setting may name.
 pub const MAX_MODIFIER: u32 = 20;
 
 /// The settings `rules.toml` may hold, in `Rules` order.
-pub const KEYS: [&str; 22] = [
+pub const KEYS: [&str; 26] = [
     "los",
     "overmind_reveal_trigger",
     "die",
@@ -56,6 +59,10 @@ pub const KEYS: [&str; 22] = [
     "hand_size",
     "hand_draw",
     "interrupt_discard",
+    "max_effects",
+    "max_tokens",
+    "max_modifiers",
+    "max_units",
 ];
 
 /// One problem with a table of rule settings: a byte span of the file the table was read
@@ -137,6 +144,16 @@ pub struct Rules {
     pub hand_draw: u32,
     /// Cards the Overmind discards to interrupt the Hero phase (docs/RULES.md §15.4).
     pub interrupt_discard: u32,
+    /// Most effects (damage, heals, statuses, modifiers, tokens, spawns, actions) one script
+    /// call may cause (docs/SANDBOX.md).
+    pub max_effects: u32,
+    /// Most tokens a game may hold, on the map and carried: content placing one more is
+    /// refused.
+    pub max_tokens: u32,
+    /// Most stat modifiers in force at once.
+    pub max_modifiers: u32,
+    /// Most units and Blips a game may hold: content spawning one more is refused.
+    pub max_units: u32,
 }
 
 impl Default for Rules {
@@ -164,6 +181,10 @@ impl Default for Rules {
             hand_size: 5,
             hand_draw: 2,
             interrupt_discard: 2,
+            max_effects: 1000,
+            max_tokens: 500,
+            max_modifiers: 500,
+            max_units: 200,
         }
     }
 }
@@ -245,6 +266,15 @@ impl Rules {
                 1,
                 MAX_HAND.into(),
             ),
+            ("max_effects", self.max_effects.into(), 1, MAX_GROWTH.into()),
+            ("max_tokens", self.max_tokens.into(), 0, MAX_GROWTH.into()),
+            (
+                "max_modifiers",
+                self.max_modifiers.into(),
+                0,
+                MAX_GROWTH.into(),
+            ),
+            ("max_units", self.max_units.into(), 1, MAX_GROWTH.into()),
         ]
     }
 

@@ -95,6 +95,8 @@ pub struct BehaviourCtx<'e, 'a> {
     feared: Vec<Id>,
     /// Lines and bytes this call has written with `log`.
     logged: (usize, usize),
+    /// Effects this call has caused (at most the `max_effects` setting).
+    pub(in crate::rules) effects: u32,
 }
 
 /// Most `log` lines one behaviour call may write.
@@ -218,6 +220,7 @@ impl Engine<'_> {
                 attacks: Vec::new(),
                 feared: Vec::new(),
                 logged: (0, 0),
+                effects: 0,
             };
             b.perform(&mut ctx)
         };
@@ -260,6 +263,7 @@ impl<'e, 'a> BehaviourCtx<'e, 'a> {
             attacks: Vec::new(),
             feared: Vec::new(),
             logged: (0, 0),
+            effects: 0,
         }
     }
 }

@@ -37,6 +37,31 @@ impl<'a> BehaviourCtx<'_, 'a> {
 }
 
 impl BehaviourCtx<'_, '_> {
+    /// Room for one more effect in this call (`max_effects`), counted before anything
+    /// changes: past it the call fails where it asked (docs/SANDBOX.md).
+    fn room(&mut self) -> Result<(), BehaviourError> {
+        let most = self.state().rules.max_effects;
+        if self.effects >= most {
+            return err(format!(
+                "a call may cause at most {most} effects (`max_effects` in rules.toml)"
+            ));
+        }
+        self.effects += 1;
+        Ok(())
+    }
+
+    /// Room in the game for one more unit or Blip (`max_units`).
+    fn unit_room(&mut self) -> Result<(), BehaviourError> {
+        let st = self.state();
+        let most = st.rules.max_units as usize;
+        if st.units.len() + st.blips.len() >= most {
+            return err(format!(
+                "a game may hold at most {most} units and Blips (`max_units` in rules.toml)"
+            ));
+        }
+        Ok(())
+    }
+
     fn effect(&mut self, change: Change) {
         let source = Id::from(self.behaviour());
         self.engine().emit(Event::Effect { source, change });
@@ -62,6 +87,7 @@ impl BehaviourCtx<'_, '_> {
     /// # Errors
     /// No such model, or an amount out of range.
     pub fn deal_damage(&mut self, model: &str, amount: u32) -> Result<(), BehaviourError> {
+        self.room()?;
         Self::amount("damage", amount)?;
         let (unit, _, _) = self.living(model)?;
         self.effect(Change::Damage {
@@ -88,6 +114,7 @@ impl BehaviourCtx<'_, '_> {
     /// # Errors
     /// No such model, or an amount out of range.
     pub fn heal(&mut self, model: &str, amount: u32) -> Result<u32, BehaviourError> {
+        self.room()?;
         Self::amount("heal", amount)?;
         self.living(model)?;
         let eng = self.engine();
@@ -115,6 +142,7 @@ impl BehaviourCtx<'_, '_> {
         status: StatusName,
         on: bool,
     ) -> Result<(), BehaviourError> {
+        self.room()?;
         self.living(model)?;
         let eng = self.engine();
         if let Some(m) = eng.st.model_mut(model) {
@@ -143,12 +171,19 @@ impl BehaviourCtx<'_, '_> {
         change: i32,
         until: Until,
     ) -> Result<(), BehaviourError> {
+        self.room()?;
         if change == 0 || change.abs() > MAX_CHANGE {
             return err(format!(
                 "modifier: expected a change of -{MAX_CHANGE} to {MAX_CHANGE}, not 0; found {change}"
             ));
         }
         self.living(model)?;
+        let most = self.state().rules.max_modifiers as usize;
+        if self.state().stat_mods.len() >= most {
+            return err(format!(
+                "a game may hold at most {most} stat modifiers in force (`max_modifiers` in rules.toml)"
+            ));
+        }
         let source = Id::from(self.behaviour());
         self.engine().st.stat_mods.push(StatMod {
             model: Id::from(model),
@@ -172,6 +207,7 @@ impl BehaviourCtx<'_, '_> {
     /// # Errors
     /// A change of 0 or beyond ±[`MAX_CHANGE`].
     pub fn modify_attack(&mut self, on: Roll, change: i32) -> Result<(), BehaviourError> {
+        self.room()?;
         if change == 0 || change.abs() > MAX_CHANGE {
             return err(format!(
                 "attack modifier: expected -{MAX_CHANGE} to {MAX_CHANGE}, not 0; found {change}"
@@ -207,6 +243,8 @@ impl BehaviourCtx<'_, '_> {
     /// # Errors
     /// The square is not free, or the type is not loaded.
     pub fn spawn_blip(&mut self, at: Pos, contents: Contents) -> Result<Id, BehaviourError> {
+        self.room()?;
+        self.unit_room()?;
         self.free_square(at)?;
         if let Contents::Unit { type_id, size, .. } = &contents {
             match self.engine().content.aliens.get(type_id.as_str()) {
@@ -248,6 +286,8 @@ impl BehaviourCtx<'_, '_> {
     /// # Errors
     /// The square is not free, the type is not loaded, or the count is out of the type's range.
     pub fn spawn_unit(&mut self, alien: &str, at: Pos, models: u32) -> Result<Id, BehaviourError> {
+        self.room()?;
+        self.unit_room()?;
         let action = crate::data::action::Action::Spawn {
             alien: Id::from(alien),
             at,
@@ -274,6 +314,7 @@ impl BehaviourCtx<'_, '_> {
     /// # Errors
     /// An unknown kind or a square off the map or solid.
     pub fn place_token(&mut self, kind: &str, at: Pos) -> Result<Id, BehaviourError> {
+        self.room()?;
         let st = self.state();
         if !st.map.in_bounds(at) || st.map.is_solid(at) {
             return err(format!(
@@ -283,15 +324,21 @@ impl BehaviourCtx<'_, '_> {
         if !self.engine().content.tokens.contains_key(kind) {
             return err(format!("no loaded token kind {kind}"));
         }
+        let most = self.state().rules.max_tokens as usize;
+        if self.state().tokens.len() >= most {
+            return err(format!(
+                "a game may hold at most {most} tokens (`max_tokens` in rules.toml)"
+            ));
+        }
         let eng = self.engine();
-        let mut n = eng.st.tokens.len() + 1;
-        let id = loop {
-            let id = format!("t{n}");
-            if eng.st.token(&id).is_none() {
-                break Id::from(id);
-            }
-            n += 1;
-        };
+        // The first free `tN` from the count up, found in one pass over the tokens.
+        let taken: std::collections::HashSet<&str> =
+            eng.st.tokens.iter().map(|t| t.id.as_str()).collect();
+        let id = (eng.st.tokens.len() + 1..)
+            .map(|n| format!("t{n}"))
+            .find(|id| !taken.contains(id.as_str()))
+            .map(Id::from)
+            .unwrap_or_default();
         let symbol = eng.content.tokens.get(kind).map_or('%', |k| k.symbol);
         eng.st.tokens.push(Token {
             id,
@@ -313,6 +360,7 @@ impl BehaviourCtx<'_, '_> {
     /// # Errors
     /// No such token.
     pub fn remove_token(&mut self, token: &str) -> Result<(), BehaviourError> {
+        self.room()?;
         let eng = self.engine();
         let Some(i) = eng.st.tokens.iter().position(|t| t.id == token) else {
             return err(format!("no token {token}"));
@@ -330,6 +378,7 @@ impl BehaviourCtx<'_, '_> {
     /// # Errors
     /// No such model or token, or the token is carried or too far.
     pub fn take_token(&mut self, model: &str, token: &str) -> Result<(), BehaviourError> {
+        self.room()?;
         let (_, _, at) = self.living(model)?;
         let Some(t) = self.state().token(token).cloned() else {
             return err(format!("no token {token}"));
@@ -359,6 +408,7 @@ impl BehaviourCtx<'_, '_> {
     /// # Errors
     /// No such unit, or a change other than -2 to 2 (not 0).
     pub fn change_actions(&mut self, unit: &str, change: i32) -> Result<(), BehaviourError> {
+        self.room()?;
         if change == 0 || change.abs() > 2 {
             return err(format!("actions: expected -2 to 2, not 0; found {change}"));
         }

@@ -12,6 +12,7 @@ mod chain;
 mod checked;
 mod combat;
 mod combat_more;
+mod content_bounds;
 mod deploy;
 mod dev;
 mod games;

@@ -820,3 +820,41 @@ fn an_alien_file_reloaded_replaces_its_hooks_where_they_were() {
     assert!(matches!(set.reload(&bloater), Reload::Failed(_)));
     assert_eq!(order(&set), ["acid.step", "clock.round_end"]);
 }
+
+#[test]
+fn a_hook_that_piles_up_tokens_fails_at_its_line_naming_the_cap() {
+    let pack = Pack::new(&[
+        ("heroes/trooper.toml", HERO),
+        ("heroes/medic.toml", MEDIC),
+        ("aliens/grunt.lua", GRUNT),
+    ]);
+    pack.write("tokens/goo.lua", GOO);
+    pack.write(
+        "triggers/hoard.lua",
+        r#"return trigger {
+  id = "hoard",
+  name = "Hoard",
+  text = "Lays goo everywhere.",
+  on = {
+    activation_start = function(game, moment)
+      for i = 1, 1000 do
+        game:place_token("goo", { x = i % 12, y = 3 })
+      end
+    end,
+  },
+}
+"#,
+    );
+    let set = pack.load();
+    let mut g = game(&set, &[("T", "trooper", 0, 0)]);
+    std::sync::Arc::make_mut(&mut g.state.rules).max_tokens = 3;
+    let ev = act(&mut g, &set, walk("T", &[], (1, 0)));
+    assert_eq!(g.state.tokens.len(), 3, "the three laid stand");
+    let f = failures(&ev);
+    assert_eq!(f.len(), 1, "{f:?}");
+    assert!(
+        f[0].2.contains("triggers/hoard.lua:8:") && f[0].2.contains("max_tokens"),
+        "{:?}",
+        f[0]
+    );
+}
