@@ -105,6 +105,10 @@ pub(crate) struct BudgetState {
     spent: Cell<Option<Exhausted>>,
     error: RefCell<Option<BudgetError>>,
     pub(crate) alloc: Rc<AllocCounters>,
+    /// Per host call running, innermost last: where it failed, once an error has escaped
+    /// the script (the message handler runs before `<close>` handlers do). Nothing the script
+    /// asks of the game after that acts, and the call reports this failure.
+    failures: RefCell<Vec<Option<crate::error::ScriptFailure>>>,
 }
 
 impl BudgetState {
@@ -115,7 +119,30 @@ impl BudgetState {
             spent: Cell::new(None),
             error: RefCell::new(None),
             alloc,
+            failures: RefCell::new(Vec::new()),
         }
+    }
+
+    /// A host call into a script starts (nested ones inside another's job included).
+    pub(crate) fn enter_call(&self) {
+        self.failures.borrow_mut().push(None);
+    }
+
+    /// The innermost host call ends: where it failed, if it did.
+    pub(crate) fn leave_call(&self) -> Option<crate::error::ScriptFailure> {
+        self.failures.borrow_mut().pop().flatten()
+    }
+
+    /// An error escaped the innermost running call's script: the first one is its failure.
+    pub(crate) fn record_failure(&self, failure: &crate::error::ScriptFailure) {
+        if let Some(top @ None) = self.failures.borrow_mut().last_mut() {
+            *top = Some(failure.clone());
+        }
+    }
+
+    /// Where the innermost running call failed, once it has.
+    pub(crate) fn failed(&self) -> Option<crate::error::ScriptFailure> {
+        self.failures.borrow().last().cloned().flatten()
     }
 
     /// Starts a fresh budget (a new call, or idle time after one).

@@ -292,6 +292,7 @@ fn fail(lua: &Lua, budget: &BudgetState, e: Value) -> mlua::Result<Value> {
     };
     let traceback = lua.traceback(None, 1).ok().map(|t| t.to_string_lossy());
     let failure = ScriptFailure::new(location, &message, traceback);
+    budget.record_failure(&failure);
     Ok(Value::Error(Box::new(mlua::Error::external(failure))))
 }
 

@@ -433,6 +433,7 @@ impl Sandbox {
             }
         }
         self.nesting.set(self.nesting.get() + 1);
+        self.budget.enter_call();
         let result = self.lua.scope(|scope| {
             // An integer key: a string key would be made (interned) again at every call.
             let previous: Value = self.slots.raw_get(RNG_SLOT)?;
@@ -449,6 +450,7 @@ impl Sandbox {
             Ok(value)
         });
         self.nesting.set(self.nesting.get() - 1);
+        let first_failure = self.budget.leave_call();
         let result = match result {
             // A budget spent inside (by a nested call whose error a script could not see, or
             // right before returning) ends this call too.
@@ -460,7 +462,12 @@ impl Sandbox {
                 Err(spent.map_or_else(|| ScriptError::host("budget spent"), |e| self.fill(e)))
             }
             Ok(v) => Ok(v),
-            Err(err) => Err(self.classify(&err)),
+            // The call failed where its first error escaped the script: what a `<close>`
+            // handler raised while it unwound does not move the failure.
+            Err(err) => match first_failure {
+                Some(f) if !self.budget.is_spent() => Err(self.classify(&mlua::Error::external(f))),
+                _ => Err(self.classify(&err)),
+            },
         };
         if outermost {
             let out_of_memory = matches!(&result, Err(e) if e.kind() == ErrorKind::MemoryBudget);

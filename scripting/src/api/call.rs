@@ -218,6 +218,16 @@ impl Calls {
             )
         })?;
         charge(lua, CALL_UNITS)?;
+        // A `<close>` handler running while the call's error unwinds: the call has failed, and
+        // nothing after its failure point acts.
+        if let Some(failed) = lua
+            .app_data_ref::<Rc<BudgetState>>()
+            .and_then(|b| b.failed())
+        {
+            return Err(mlua::Error::runtime(format!(
+                "nothing acts after the script failed ({failed})"
+            )));
+        }
         let out: Rc<RefCell<Option<mlua::Result<R>>>> = Rc::new(RefCell::new(None));
         let slot = Rc::clone(&out);
         let job: Job = Box::new(move |lua: &Lua, ctx: &mut BehaviourCtx<'_, '_>| {

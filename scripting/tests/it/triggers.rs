@@ -858,3 +858,48 @@ fn a_hook_that_piles_up_tokens_fails_at_its_line_naming_the_cap() {
         f[0]
     );
 }
+
+#[test]
+fn a_close_handler_acts_on_nothing_once_its_call_has_failed() {
+    let pack = Pack::new(&[
+        ("heroes/trooper.toml", HERO),
+        ("heroes/medic.toml", MEDIC),
+        ("aliens/grunt.lua", GRUNT),
+    ]);
+    pack.write(
+        "triggers/closer.lua",
+        r#"return trigger {
+  id = "closer",
+  name = "Closer",
+  text = "Fails, and tries to act while failing.",
+  on = {
+    activation_start = function(game, moment)
+      local t = moment.unit:models()[1]
+      local guard <close> = setmetatable({}, {
+        __close = function()
+          game:damage(t, 1)
+        end,
+      })
+      error("boom")
+    end,
+  },
+}
+"#,
+    );
+    let set = pack.load();
+    let mut g = game(&set, &[("T", "trooper", 0, 0)]);
+    let before = model(&g, "T").health;
+    let ev = act(&mut g, &set, walk("T", &[], (1, 0)));
+    assert_eq!(model(&g, "T").health, before, "no damage after the failure");
+    assert!(
+        !ev.iter().any(|e| matches!(e, Event::Effect { .. })),
+        "{ev:?}"
+    );
+    let f = failures(&ev);
+    assert_eq!(f.len(), 1, "{f:?}");
+    assert!(
+        f[0].2.contains("triggers/closer.lua:13:") && f[0].2.contains("boom"),
+        "the failure is where the error was raised: {:?}",
+        f[0]
+    );
+}
