@@ -214,6 +214,9 @@ impl BehaviourCtx<'_, '_> {
             ));
         }
         let source = Some(Id::from(self.behaviour()));
+        // The roll will name its source: a face-down card that changes it is turned up first
+        // (docs/RULES.md §15.6).
+        self.engine().acting();
         self.engine().attack_mods.push(Modifier {
             on,
             cause: Cause::Trigger,

@@ -31,6 +31,10 @@ pub(crate) struct Engine<'a> {
     pub(in crate::rules) checking_victory: bool,
     /// `triggered` events of running triggers that have not acted yet, outermost first.
     pub(in crate::rules) announce: Vec<Event>,
+    /// Moves whose steps only a face-down card listens to, not yet announced: a move is one
+    /// `moved` event whatever the Overmind holds, unless the card acts (and is turned up
+    /// first), outermost first.
+    pub(in crate::rules) pending_moves: Vec<Event>,
 }
 
 impl<'a> Engine<'a> {
@@ -50,15 +54,22 @@ impl<'a> Engine<'a> {
             attack_mods: Vec::new(),
             checking_victory: false,
             announce: Vec::new(),
+            pending_moves: Vec::new(),
         }
     }
 
     pub fn emit(&mut self, e: Event) {
-        // A trigger is announced only once it does something (docs/RULES.md §14).
+        self.acting();
+        self.events.push(e);
+    }
+
+    /// The running triggers act: announce them (docs/RULES.md §14), after the steps walked
+    /// before them.
+    pub(in crate::rules) fn acting(&mut self) {
         if !self.announce.is_empty() {
+            self.events.append(&mut self.pending_moves);
             self.events.append(&mut self.announce);
         }
-        self.events.push(e);
     }
 
     /// Ask a side to choose; returns the chosen option's index.
@@ -98,9 +109,7 @@ impl<'a> Engine<'a> {
     /// leads to).
     pub(crate) fn show_context(&mut self, who: Side) {
         // A trigger that asks a question has acted.
-        if !self.announce.is_empty() {
-            self.events.append(&mut self.announce);
-        }
+        self.acting();
         self.ctl.show(who, &self.events);
     }
 

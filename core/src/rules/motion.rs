@@ -193,10 +193,31 @@ impl Engine<'_> {
                 }
             }
             if let Mover::Model(id) = mover {
-                // Only a step something listens to interrupts the move's `moved` event.
-                if self.step_due(id, next) {
-                    self.flush(mover, &mut segment, forced);
+                // Only a step something listens to interrupts the move's `moved` event; one
+                // only a face-down card listens to, only if the card acts (docs/RULES.md
+                // §15.6: what the Heroes see never depends on what the Overmind holds).
+                let public = self.step_due_public(id, next);
+                if public || self.step_due(id, next) {
+                    let mark = self.pending_moves.len();
+                    if public {
+                        self.flush(mover, &mut segment, forced);
+                    } else if segment.len() > 1 {
+                        self.pending_moves.push(Event::Moved {
+                            unit: Id::from(mover.id()),
+                            path: segment.clone(),
+                            forced,
+                        });
+                    }
                     self.step_triggers(id, next);
+                    if !public {
+                        if self.pending_moves.len() > mark {
+                            // The card did nothing: the move goes on as one event.
+                            self.pending_moves.truncate(mark);
+                        } else if let Some(&last) = segment.last() {
+                            segment.clear();
+                            segment.push(last);
+                        }
+                    }
                     // A trigger may have killed, stunned or moved the mover: it stops.
                     let stopped = self.st.find_model(id).is_none_or(|(_, m)| {
                         m.pos != next || m.status.stunned || m.status.knocked_down

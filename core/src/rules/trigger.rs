@@ -94,11 +94,23 @@ impl Engine<'_> {
     /// profile's, or a token's lying there.
     #[must_use]
     pub fn step_due(&self, model: &Id, at: Pos) -> bool {
+        self.step_listened(model, at, true)
+    }
+
+    /// Whether a step hook anyone may know of listens to `model` entering `at`: any but a
+    /// face-down card's (docs/RULES.md §15.6).
+    pub(in crate::rules) fn step_due_public(&self, model: &Id, at: Pos) -> bool {
+        self.step_listened(model, at, false)
+    }
+
+    fn step_listened(&self, model: &Id, at: Pos, hidden_too: bool) -> bool {
         self.content.triggers.iter().any(|t| {
             t.hook == Hook::Step
                 && match &t.owner {
                     Owner::Game => true,
-                    Owner::Card(c) => self.st.cards.active(c),
+                    Owner::Card(c) => {
+                        self.st.cards.active(c) && (hidden_too || !self.st.cards.hidden_agenda(c))
+                    }
                     Owner::Token(kind) => self.st.tokens_at(at).any(|tk| tk.kind == *kind),
                     Owner::Alien(k) | Owner::Hero(k) => {
                         self.st.find_model(model).is_some_and(|(_, m)| m.kind == *k)
@@ -125,8 +137,14 @@ impl Engine<'_> {
                 return;
             }
             if self.depth >= self.st.rules.max_behaviour_depth {
+                // A face-down card that never ran stays face down, and nameless.
+                let source = if self.hidden_card(&t.owner).is_some() {
+                    Id::from(crate::data::cards::HIDDEN)
+                } else {
+                    t.source
+                };
                 self.emit(Event::TriggerFailed {
-                    source: t.source,
+                    source,
                     hook,
                     reason: "triggers and behaviours are nested too deep (max_behaviour_depth)"
                         .into(),

@@ -16,6 +16,7 @@ mod content_bounds;
 mod deploy;
 mod dev;
 mod games;
+mod hidden_hooks;
 mod layers;
 mod legal_props;
 mod levels;
