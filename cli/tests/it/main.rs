@@ -18,6 +18,7 @@ mod expansion_live;
 mod html_browser;
 mod html_replay;
 mod html_report;
+mod input_lines;
 mod legal_replay;
 mod new_pack;
 mod resume;
