@@ -21,6 +21,7 @@ mod html_report;
 mod input_lines;
 mod legal_replay;
 mod new_pack;
+mod new_pack_names;
 mod resume;
 mod shard;
 mod sight;
