@@ -152,32 +152,93 @@ impl Lines {
     }
 }
 
+/// The longest line the host reads, in bytes (without its line ending): 64 KiB, far more than
+/// any command or JSON action needs. A longer line is refused with [`too_long`], read no
+/// further than the cap (the rest up to its newline is skipped unbuffered), and the host reads
+/// on; so nothing a line goes through can take long.
+pub const MAX_LINE: usize = 64 * 1024;
+
+/// The error for a line longer than [`MAX_LINE`].
+#[must_use]
+pub fn too_long() -> String {
+    format!("a line may be at most {MAX_LINE} bytes; this one is longer")
+}
+
+/// `line` as a command, or the [`too_long`] error: for line editors that hand over a whole
+/// line (rustyline, the full-screen prompt).
+#[must_use]
+pub fn capped(line: String) -> Input {
+    if line.len() > MAX_LINE {
+        Input::Invalid(too_long())
+    } else {
+        Input::Line(line)
+    }
+}
+
 /// Each line of `input` to `send` (without its line ending) until the input ends, fails, or
 /// `send` returns false. A line that is not UTF-8 is sent as an error naming the column of its
-/// first bad byte, and reading goes on.
+/// first bad byte, and reading goes on. A line longer than [`MAX_LINE`] is sent as the
+/// [`too_long`] error: at most `MAX_LINE` and its line ending are held, the rest is skipped.
 pub fn read_lines(
     input: &mut dyn std::io::BufRead,
     mut send: impl FnMut(Result<String, String>) -> bool,
 ) {
+    use std::io::{BufRead as _, Read as _};
+    // The cap and a `\r\n`: a line of exactly MAX_LINE bytes still fits with its ending.
+    let hold = MAX_LINE as u64 + 2;
     let mut line = Vec::new();
     loop {
         line.clear();
-        match input.read_until(b'\n', &mut line) {
+        let read = (&mut *input).take(hold).read_until(b'\n', &mut line);
+        let ended = line.last() == Some(&b'\n');
+        match read {
             Ok(0) | Err(_) => break,
+            Ok(_) if !ended && line.len() as u64 == hold => {
+                if skip_line(input).is_err() || !send(Err(too_long())) {
+                    break;
+                }
+            }
             Ok(_) => {
                 while line.last().is_some_and(|&b| b == b'\n' || b == b'\r') {
                     line.pop();
                 }
-                let item =
+                let item = if line.len() > MAX_LINE {
+                    Err(too_long())
+                } else {
                     overmind_core::source::utf8_text(std::mem::take(&mut line)).map_err(|e| {
                         format!(
                             "this line is not a command: at column {}, {}",
                             e.column, e.message
                         )
-                    });
+                    })
+                };
                 if !send(item) {
                     break;
                 }
+            }
+        }
+    }
+}
+
+/// Skip the rest of the line, up to and with its newline, holding nothing of it.
+fn skip_line(input: &mut dyn std::io::BufRead) -> std::io::Result<()> {
+    loop {
+        let buf = match input.fill_buf() {
+            Ok(b) => b,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if buf.is_empty() {
+            return Ok(());
+        }
+        match buf.iter().position(|&b| b == b'\n') {
+            Some(i) => {
+                input.consume(i + 1);
+                return Ok(());
+            }
+            None => {
+                let n = buf.len();
+                input.consume(n);
             }
         }
     }
@@ -242,8 +303,50 @@ fn parse_path(line: &str) -> Option<Vec<Pos>> {
 
 #[cfg(test)]
 mod tests {
-    use super::{answer, answer_for};
+    use super::{answer, answer_for, read_lines, too_long, MAX_LINE};
     use overmind_core::{Choice, Pos};
+
+    fn lines_of(input: &[u8]) -> Vec<Result<String, String>> {
+        let mut got = Vec::new();
+        read_lines(&mut std::io::BufReader::new(input), |l| {
+            got.push(l);
+            true
+        });
+        got
+    }
+
+    #[test]
+    fn a_line_over_the_cap_is_refused_and_reading_goes_on() {
+        assert_eq!(
+            too_long(),
+            "a line may be at most 65536 bytes; this one is longer"
+        );
+        let at_cap = "a".repeat(MAX_LINE);
+        let mut input = Vec::new();
+        input.extend_from_slice(b"status\n");
+        input.extend(std::iter::repeat_n(b'x', 30 << 20));
+        input.extend_from_slice(b"\nmap\r\n");
+        input.extend_from_slice(at_cap.as_bytes());
+        input.extend_from_slice(b"\r\n");
+        input.extend(std::iter::repeat_n(b'y', MAX_LINE + 1));
+        input.extend_from_slice(b"\n");
+        input.extend(std::iter::repeat_n(b'z', MAX_LINE + 1));
+        input.extend_from_slice(b"\r\nend\n");
+        input.extend(std::iter::repeat_n(b'w', MAX_LINE + 5));
+        assert_eq!(
+            lines_of(&input),
+            [
+                Ok("status".to_string()),
+                Err(too_long()),
+                Ok("map".to_string()),
+                Ok(at_cap),
+                Err(too_long()),
+                Err(too_long()),
+                Ok("end".to_string()),
+                Err(too_long()),
+            ]
+        );
+    }
 
     #[test]
     fn a_path_decision_takes_the_whole_path() {

@@ -36,6 +36,20 @@ mod tests {
     }
 
     #[test]
+    fn long_words_find_nothing_and_cost_little() {
+        let long = "x".repeat(64 << 10);
+        assert_eq!(nearest(&long, WORDS.iter().copied()), None);
+        let near = format!("move{}", "e".repeat(2));
+        assert_eq!(nearest(&near, WORDS.iter().copied()), Some("move"));
+        // Up to 64 characters a word is compared; a longer one is not.
+        let id = "a".repeat(64);
+        let typo = format!("{}b", "a".repeat(63));
+        assert_eq!(nearest(&typo, [id.as_str()]), Some(id.as_str()));
+        let longer = format!("{}b", "a".repeat(64));
+        assert_eq!(nearest(&longer, [format!("{id}a").as_str()]), None);
+    }
+
+    #[test]
     fn ties_go_to_the_first() {
         assert_eq!(nearest("b", ["b1", "b2"]), Some("b1"));
     }

@@ -3,7 +3,7 @@
 //! are numbered menus.
 
 use crate::describe;
-use crate::human::{answer_for, Frontend, Input, Lines, Note};
+use crate::human::{answer_for, capped, Frontend, Input, Lines, Note, MAX_LINE};
 use crate::packs::Reload;
 use crate::screen;
 use crate::session::Session;
@@ -31,8 +31,8 @@ struct Editing {
     /// The prompt that is up while its line is not yet read.
     reading: Option<String>,
     /// Lines that came in one read (a paste of several lines), queued in order: each is a
-    /// command of its own.
-    queued: std::collections::VecDeque<String>,
+    /// command of its own (or the error for one over the cap).
+    queued: std::collections::VecDeque<Input>,
 }
 
 impl Editing {
@@ -43,7 +43,8 @@ impl Editing {
             for prompt in asked {
                 let input = match ed.readline(&prompt) {
                     Ok(l) => {
-                        if !l.trim().is_empty() {
+                        // A line over the cap is refused (below), not remembered.
+                        if !l.trim().is_empty() && l.len() <= MAX_LINE {
                             let _ = ed.add_history_entry(l.as_str());
                         }
                         Input::Line(l)
@@ -68,8 +69,8 @@ impl Editing {
 
     /// The next line for `prompt`, waiting at most `wait` (`None`: as long as it takes).
     fn line(&mut self, prompt: &str, wait: Option<Duration>) -> Input {
-        if let Some(l) = self.queued.pop_front() {
-            return Input::Line(l);
+        if let Some(i) = self.queued.pop_front() {
+            return i;
         }
         if self.reading.is_none() {
             if self.prompts.send(prompt.to_string()).is_err() {
@@ -88,9 +89,12 @@ impl Editing {
         self.reading = None;
         match got {
             Some(Input::Line(l)) if l.contains(['\n', '\r']) => {
-                self.queued.extend(split_lines(&l));
-                Input::Line(self.queued.pop_front().unwrap_or_default())
+                self.queued.extend(split_lines(&l).into_iter().map(capped));
+                self.queued
+                    .pop_front()
+                    .unwrap_or(Input::Line(String::new()))
             }
+            Some(Input::Line(l)) => capped(l),
             Some(i) => i,
             None => Input::Eof,
         }

@@ -266,6 +266,15 @@ fn spanned_problems(path: &Path, text: &str, found: Vec<(Range<usize>, String)>)
         .collect()
 }
 
+/// The name `dir`'s `pack.toml` gives its pack, as loading reads it (`None` when it does not
+/// read).
+#[must_use]
+pub fn pack_name(dir: &Path) -> Option<String> {
+    let path = dir.join("pack.toml");
+    let text = std::fs::read_to_string(&path).ok()?;
+    pack_info(&path, &text, &mut Vec::new()).map(|p| p.name)
+}
+
 /// `pack.toml`, every problem of it in `problems`. A pack whose `pack.toml` has problems but
 /// still reads (say, one unknown key) is loaded, so its files are checked in the same run;
 /// not when its `overrides` do not read, as every id it overrides would then be a clash.

@@ -89,15 +89,20 @@ impl fmt::Display for Problem {
 
 impl std::error::Error for Problem {}
 
+/// The longest word (in characters) [`nearest`] finds a suggestion for; no id is near as long.
+pub const NEAREST_MAX: usize = 64;
+
 /// The candidate nearest to `word`, for "did you mean ...?": the only one it is a prefix of,
 /// else the closest by Damerau–Levenshtein distance (ignoring case) when that is small for the
 /// word's length; ties go to the earlier candidate. The CLI's suggestions are this one too.
+/// A word longer than [`NEAREST_MAX`] characters gets none, and only candidates within the
+/// distance allowed in length are compared, so the work is bounded whatever the word.
 #[must_use]
 pub fn nearest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
-    let word = word.to_lowercase();
-    if word.is_empty() {
+    if word.is_empty() || word.len() > NEAREST_MAX * 4 || word.chars().count() > NEAREST_MAX {
         return None;
     }
+    let word = word.to_lowercase();
     let candidates: Vec<&str> = candidates.into_iter().collect();
     let prefixed: Vec<&str> = candidates
         .iter()
@@ -107,14 +112,20 @@ pub fn nearest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) ->
     if let [only] = prefixed.as_slice() {
         return Some(only);
     }
-    let limit = match word.chars().count() {
+    let len = word.chars().count();
+    let limit = match len {
         0..=2 => 1,
         3..=5 => 2,
         _ => 3,
     };
     let mut best: Option<(usize, &str)> = None;
     for c in candidates {
-        let d = strsim::damerau_levenshtein(&word, &c.to_lowercase());
+        let lower = c.to_lowercase();
+        // The distance is at least the difference in length.
+        if lower.chars().count().abs_diff(len) > limit {
+            continue;
+        }
+        let d = strsim::damerau_levenshtein(&word, &lower);
         if d <= limit && best.is_none_or(|(bd, _)| d < bd) {
             best = Some((d, c));
         }

@@ -14,7 +14,8 @@ pub struct Args {
 
 #[derive(clap::Subcommand, Debug)]
 pub enum What {
-    /// A new pack in DIR (missing or empty); its id is DIR's name, made an id.
+    /// A new pack in DIR (missing or empty); its id is DIR's name, made an id (not `base`, the
+    /// base pack's).
     Pack {
         /// Where to make it.
         dir: PathBuf,
@@ -124,7 +125,8 @@ fn id_of(name: &str) -> Option<String> {
 }
 
 /// # Errors
-/// DIR is not empty, its name makes no id, or a file cannot be written; for one file: not in a
+/// DIR is not empty, its name makes no id or a reserved one (the base pack's), or a file
+/// cannot be written; for one file: not in a
 /// pack, a bad name, a file that exists already, or an unknown alien type or behaviour.
 pub fn run(args: &Args) -> Result<(), CliError> {
     match &args.what {
@@ -404,6 +406,13 @@ fn new_pack(dir: &Path) -> Result<(), CliError> {
             dir.display()
         ))
     })?;
+    if let Some(taken) = taken(&id) {
+        return Err(usage(format!(
+            "{}: a pack's id is its directory's name, and {id:?} is {taken}: a pack of that name \
+             could never load beside it; give the directory another name (e.g. \"my_{id}\")",
+            dir.display()
+        )));
+    }
     if std::fs::read_dir(dir).is_ok_and(|mut d| d.next().is_some()) {
         return Err(usage(format!(
             "{}: not empty; `new pack` only writes into a new or empty directory",
@@ -425,6 +434,20 @@ fn new_pack(dir: &Path) -> Result<(), CliError> {
          edit {d}/behaviours/{id}_lunge.lua while the game runs: it reloads at once.\n"
     ))?;
     Ok(())
+}
+
+/// Pack names `new pack` never gives: the base pack's, which every pack is loaded after.
+const RESERVED: &[&str] = &["base"];
+
+/// Why a new pack may not be called `id`: it is reserved, or it is the name of the base pack
+/// it would be loaded with (`new pack` takes no other `--pack`).
+fn taken(id: &str) -> Option<String> {
+    if RESERVED.contains(&id) {
+        return Some("reserved for the base pack".into());
+    }
+    let base = crate::packs::base_dir();
+    (overmind_scripting::pack::pack_name(&base).as_deref() == Some(id))
+        .then(|| format!("the name of the base pack ({})", base.display()))
 }
 
 fn write(dir: &Path, rel: &str, text: &str) -> Result<(), CliError> {

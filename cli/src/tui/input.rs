@@ -1,6 +1,7 @@
 //! The prompt line: editing keys and history as a shell has them, pasted lines queued, and
 //! what every other key asks of the screen.
 
+use crate::human::{too_long, Input, MAX_LINE};
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
 /// What a key asks for.
@@ -8,6 +9,8 @@ use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 pub enum Key {
     /// A line was entered.
     Submit(String),
+    /// A line longer than [`MAX_LINE`] was entered: it is refused.
+    TooLong,
     /// Ctrl-C: leave the game.
     Interrupt,
     /// Ctrl-D on an empty line: the end of input.
@@ -25,16 +28,19 @@ pub enum Key {
     Nothing,
 }
 
-/// A line being typed, with the lines typed before.
+/// A line being typed, with the lines typed before. The line holds at most [`MAX_LINE`]
+/// characters: what comes after is dropped, and the line is refused when entered.
 #[derive(Default)]
 pub struct Editor {
     line: Vec<char>,
+    /// Characters were dropped for the cap: entering the line refuses it.
+    overflow: bool,
     cursor: usize,
     history: Vec<String>,
     /// The history entry shown, while walking it with Up and Down.
     at: Option<usize>,
-    /// What was typed before walking the history.
-    draft: Vec<char>,
+    /// What was typed before walking the history, and whether it overflowed.
+    draft: (Vec<char>, bool),
 }
 
 impl Editor {
@@ -55,10 +61,15 @@ impl Editor {
         self.line.clear();
         self.cursor = 0;
         self.at = None;
+        self.overflow = false;
     }
 
     fn submit(&mut self) -> Key {
         let text = self.text();
+        if self.overflow || text.len() > MAX_LINE {
+            self.clear();
+            return Key::TooLong;
+        }
         if !text.trim().is_empty() && self.history.last() != Some(&text) {
             self.history.push(text.clone());
         }
@@ -67,13 +78,26 @@ impl Editor {
     }
 
     fn insert(&mut self, c: char) {
-        self.line.insert(self.cursor, c);
-        self.cursor += 1;
+        self.insert_all(std::iter::once(c));
     }
 
-    fn set(&mut self, line: Vec<char>) {
+    /// Insert `chars` at the cursor at once (a paste), as far as the cap allows.
+    fn insert_all(&mut self, chars: impl Iterator<Item = char>) {
+        let room = MAX_LINE.saturating_sub(self.line.len());
+        let mut chars = chars.filter(|c| !c.is_control());
+        let add: Vec<char> = chars.by_ref().take(room).collect();
+        if chars.next().is_some() {
+            self.overflow = true;
+        }
+        let n = add.len();
+        self.line.splice(self.cursor..self.cursor, add);
+        self.cursor += n;
+    }
+
+    fn set(&mut self, (line, overflow): (Vec<char>, bool)) {
         self.cursor = line.len();
         self.line = line;
+        self.overflow = overflow;
     }
 
     fn recall(&mut self, older: bool) -> Key {
@@ -86,11 +110,11 @@ impl Editor {
             (Some(_), false) => None,
         };
         if self.at.is_none() {
-            self.draft = self.line.clone();
+            self.draft = (self.line.clone(), self.overflow);
         }
         self.at = next;
         let line = match next {
-            Some(i) => self.history[i].chars().collect(),
+            Some(i) => (self.history[i].chars().collect(), false),
             None => std::mem::take(&mut self.draft),
         };
         self.set(line);
@@ -99,6 +123,15 @@ impl Editor {
 
     /// Handle one key.
     pub fn key(&mut self, k: KeyEvent) -> Key {
+        let key = self.edit(k);
+        if self.line.is_empty() {
+            // Nothing is left of a line that overflowed.
+            self.overflow = false;
+        }
+        key
+    }
+
+    fn edit(&mut self, k: KeyEvent) -> Key {
         if k.kind == KeyEventKind::Release {
             return Key::Nothing;
         }
@@ -177,24 +210,22 @@ impl Editor {
         Key::Edited
     }
 
-    /// Pasted text: each whole line it holds is entered, in order; the rest stays on the line
-    /// being typed.
-    pub fn paste(&mut self, text: &str) -> Vec<String> {
+    /// Pasted text: each whole line it holds is entered, in order (one over the cap as its
+    /// error); the rest stays on the line being typed.
+    pub fn paste(&mut self, text: &str) -> Vec<Input> {
         let text = text.replace("\r\n", "\n").replace('\r', "\n");
         let mut parts: Vec<&str> = text.split('\n').collect();
         let rest = parts.pop().unwrap_or_default();
         let mut lines = Vec::new();
         for p in parts {
-            for c in p.chars().filter(|c| !c.is_control()) {
-                self.insert(c);
-            }
-            if let Key::Submit(l) = self.submit() {
-                lines.push(l);
+            self.insert_all(p.chars());
+            match self.submit() {
+                Key::Submit(l) => lines.push(Input::Line(l)),
+                Key::TooLong => lines.push(Input::Invalid(too_long())),
+                _ => {}
             }
         }
-        for c in rest.chars().filter(|c| !c.is_control()) {
-            self.insert(c);
-        }
+        self.insert_all(rest.chars());
         lines
     }
 }
@@ -275,7 +306,41 @@ mod tests {
         let e = &mut Editor::default();
         typed(e, "mo");
         let lines = e.paste("ve captain 2,14\r\nend\nsta");
-        assert_eq!(lines, ["move captain 2,14", "end"]);
+        assert_eq!(
+            lines,
+            [
+                Input::Line("move captain 2,14".into()),
+                Input::Line("end".into())
+            ]
+        );
         assert_eq!(e.text(), "sta");
+    }
+
+    #[test]
+    fn a_line_over_the_cap_is_refused_and_the_next_is_entered() {
+        let e = &mut Editor::default();
+        let long = "x".repeat(30 << 20);
+        let lines = e.paste(&format!("{long}\nstatus\n{long}"));
+        assert_eq!(
+            lines,
+            [Input::Invalid(too_long()), Input::Line("status".into())]
+        );
+        assert!(too_long().contains("65536 bytes"), "{}", too_long());
+        // The rest of a paste stays held no further than the cap, and is refused when entered.
+        assert_eq!(e.text().len(), MAX_LINE);
+        assert_eq!(press(e, KeyCode::Enter), Key::TooLong);
+        // Nor does the history keep it.
+        press(e, KeyCode::Up);
+        assert_eq!(e.text(), "status");
+        // Typed one key at a time, a line stops at the cap too; emptied, it is a line again.
+        e.clear();
+        typed(e, &"y".repeat(MAX_LINE + 10));
+        assert_eq!(e.text().len(), MAX_LINE);
+        ctrl(e, 'u');
+        typed(e, "end");
+        assert_eq!(press(e, KeyCode::Enter), Key::Submit("end".into()));
+        // A line of exactly the cap is a line.
+        e.paste(&"z".repeat(MAX_LINE));
+        assert!(matches!(press(e, KeyCode::Enter), Key::Submit(l) if l.len() == MAX_LINE));
     }
 }

@@ -132,8 +132,8 @@ pub struct Tui {
     log: log::Log,
     /// Each side's prompt line and history.
     editors: [input::Editor; 2],
-    /// Lines pasted ahead, entered one by one.
-    queued: VecDeque<String>,
+    /// Lines pasted ahead, entered one by one (a line over the cap as its error).
+    queued: VecDeque<Input>,
     /// The state as the viewer may see it: what the map and panels draw.
     shown: Option<GameState>,
     tables: panel::Tables,
@@ -334,9 +334,11 @@ impl Tui {
             if let Some(q) = &self.quit {
                 return q.clone();
             }
-            if let Some(l) = self.queued.pop_front() {
-                self.echo(&l);
-                return Input::Line(l);
+            if let Some(i) = self.queued.pop_front() {
+                if let Input::Line(l) = &i {
+                    self.echo(l);
+                }
+                return i;
             }
             if self.dirty {
                 self.draw();
@@ -379,7 +381,10 @@ impl Tui {
         let editor = &mut self.editors[usize::from(side == Side::Overmind)];
         match e {
             TermEvent::Key(k) => match editor.key(k) {
-                Key::Submit(l) => self.queued.push_back(l),
+                Key::Submit(l) => self.queued.push_back(Input::Line(l)),
+                Key::TooLong => self
+                    .queued
+                    .push_back(Input::Invalid(crate::human::too_long())),
                 Key::Interrupt => self.quit = Some(Input::Line("quit".into())),
                 Key::Eof => self.quit = Some(Input::Eof),
                 Key::PageUp => {
