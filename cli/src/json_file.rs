@@ -4,13 +4,15 @@ use crate::error::CliError;
 use serde::de::DeserializeOwned;
 use std::path::Path;
 
-/// Read a JSON file's text.
+/// Read a JSON file's text: a regular file of at most `cap` bytes, `what` naming it when it is
+/// longer (`larger than the 64 MiB a save may be`); a FIFO or a device is refused without
+/// reading or waiting (see `overmind_core::source::read_regular`).
 ///
 /// # Errors
-/// `path: cannot read: …` for a file that cannot be read, `path:line:column: …` at the first
-/// byte of one that is not UTF-8.
-pub fn read_text(path: &Path) -> Result<String, CliError> {
-    overmind_core::source::read_text(path).map_err(|e| {
+/// `path: cannot read: …`, `path: not a regular file (…)` or `path: larger than …` for a file
+/// that cannot be read, `path:line:column: …` at the first byte of one that is not UTF-8.
+pub fn read_text(path: &Path, cap: u64, what: &str) -> Result<String, CliError> {
+    overmind_core::source::read_text_capped(path, cap, what).map_err(|e| {
         let at = if e.line == 0 {
             String::new()
         } else {

@@ -14,6 +14,11 @@ use std::path::{Path, PathBuf};
 /// The save format this build writes and reads.
 pub const VERSION: u32 = 1;
 
+/// Most bytes of a save file. A long game's save is a few hundred KiB (each record a few
+/// hundred bytes; a game is at most `MAX_ROUNDS` rounds); a longer file is refused before
+/// it is read.
+pub const MAX_SAVE_BYTES: u64 = 64 * 1024 * 1024;
+
 /// A saved game.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -145,7 +150,7 @@ impl Save {
     /// `path:line:column: message` for a file that is not a save this build reads (a file
     /// that is not UTF-8 at its first bad byte).
     pub fn read(path: &Path) -> Result<Save, CliError> {
-        let text = json_file::read_text(path)?;
+        let text = json_file::read_text(path, MAX_SAVE_BYTES, "a save")?;
         Save::parse(path, &text)
     }
 
@@ -231,41 +236,14 @@ fn regular_target(path: &Path, kind: &str) -> Result<PathBuf, String> {
             Ok(t) if t.is_file() => std::fs::canonicalize(path).map_err(|e| e.to_string()),
             Ok(t) => Err(format!(
                 "it is a symbolic link to {}, not to a regular file",
-                what(&t.file_type())
+                overmind_core::source::file_kind(&t.file_type())
             )),
             Err(e) => Err(format!("it is a symbolic link that leads nowhere ({e})")),
         },
         Ok(m) => Err(format!(
             "it is {}: {kind} only replaces a regular file",
-            what(&m.file_type())
+            overmind_core::source::file_kind(&m.file_type())
         )),
-    }
-}
-
-/// "a directory", "a FIFO", … for messages.
-fn what(t: &std::fs::FileType) -> &'static str {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::FileTypeExt as _;
-        if t.is_fifo() {
-            return "a FIFO (named pipe)";
-        }
-        if t.is_char_device() {
-            return "a character device";
-        }
-        if t.is_block_device() {
-            return "a block device";
-        }
-        if t.is_socket() {
-            return "a socket";
-        }
-    }
-    if t.is_dir() {
-        "a directory"
-    } else if t.is_symlink() {
-        "a symbolic link"
-    } else {
-        "not a regular file"
     }
 }
 

@@ -21,6 +21,7 @@ mod html_report;
 mod legal_replay;
 mod new_pack;
 mod resume;
+mod safe_saves;
 mod shard;
 mod sight;
 mod tty_input;

@@ -176,18 +176,129 @@ pub struct ReadError {
     pub io: Option<std::io::ErrorKind>,
 }
 
-/// Read a text file: its contents if they are UTF-8, else where the first bad byte is.
+/// Most bytes of a pack's data file (a script, `pack.toml`, `rules.toml`, a scenario file):
+/// the Lua sandbox's limit on a script's source. [`read_text`] refuses a longer file.
+pub const MAX_TEXT_BYTES: u64 = 4 * 1024 * 1024;
+
+/// Most bytes of a mission file (the biggest bundled mission is under 2 KiB; a map of the
+/// largest size, 100 by 100 squares, drawn with walls, is under 100 KiB).
+pub const MAX_MISSION_BYTES: u64 = 1024 * 1024;
+
+/// Read a text file: its contents if they are UTF-8, else where the first bad byte is. The
+/// file must be a regular file of at most [`MAX_TEXT_BYTES`] (see [`read_regular`]).
 ///
 /// # Errors
-/// The file cannot be read, or is not UTF-8 (see [`ReadError`]).
+/// The file cannot be read, is not a regular file, is too long, or is not UTF-8 (see
+/// [`ReadError`]).
 pub fn read_text(path: &std::path::Path) -> Result<String, ReadError> {
-    let bytes = std::fs::read(path).map_err(|e| ReadError {
+    read_text_capped(path, MAX_TEXT_BYTES, "a data file")
+}
+
+/// [`read_text`] with another cap: `what` names the file in the message when it is longer
+/// (`larger than the 1 MiB a mission file may be`).
+///
+/// # Errors
+/// As [`read_text`].
+pub fn read_text_capped(path: &std::path::Path, cap: u64, what: &str) -> Result<String, ReadError> {
+    utf8_text(read_regular(path, cap, what)?)
+}
+
+/// The bytes of the regular file at `path`, at most `cap` of them. The file is opened first
+/// (without waiting, so a FIFO cannot block the open) and the opened file is then looked at,
+/// so what is read is what was checked even if the path is changed meanwhile: a directory, a
+/// FIFO, a device or a socket is refused without reading a byte, and at most `cap + 1` bytes
+/// are read of a file longer than `cap` (a file growing as it is read is caught too). Every
+/// file the engine and the CLI read from a pack, a mission or a save goes through here.
+///
+/// # Errors
+/// `cannot read: …`, `not a regular file (…)`, or `larger than the N MiB what may be`, with
+/// `line` 0.
+pub fn read_regular(path: &std::path::Path, cap: u64, what: &str) -> Result<Vec<u8>, ReadError> {
+    use std::io::Read as _;
+    let fail = |message: String, io: Option<std::io::ErrorKind>| ReadError {
         line: 0,
         column: 0,
-        message: format!("cannot read: {e}"),
-        io: Some(e.kind()),
-    })?;
-    utf8_text(bytes)
+        message,
+        io,
+    };
+    let cannot = |e: std::io::Error| fail(format!("cannot read: {e}"), Some(e.kind()));
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt as _;
+        // Opening a FIFO for reading waits for a writer unless it is non-blocking; on a
+        // regular file the flag changes nothing.
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    let file = options.open(path).map_err(cannot)?;
+    let meta = file.metadata().map_err(cannot)?;
+    if !meta.is_file() {
+        return Err(fail(
+            format!("not a regular file ({})", file_kind(&meta.file_type())),
+            Some(std::io::ErrorKind::InvalidInput),
+        ));
+    }
+    let too_long = || {
+        fail(
+            format!("larger than the {} {what} may be", size_name(cap)),
+            Some(std::io::ErrorKind::InvalidData),
+        )
+    };
+    if meta.len() > cap {
+        return Err(too_long());
+    }
+    let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
+    file.take(cap.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(cannot)?;
+    if bytes.len() as u64 > cap {
+        return Err(too_long());
+    }
+    Ok(bytes)
+}
+
+/// "a directory", "a FIFO (named pipe)", … for messages.
+#[must_use]
+pub fn file_kind(t: &std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt as _;
+        if t.is_fifo() {
+            return "a FIFO (named pipe)";
+        }
+        if t.is_char_device() {
+            return "a character device";
+        }
+        if t.is_block_device() {
+            return "a block device";
+        }
+        if t.is_socket() {
+            return "a socket";
+        }
+    }
+    if t.is_dir() {
+        "a directory"
+    } else if t.is_symlink() {
+        "a symbolic link"
+    } else if t.is_file() {
+        "a regular file"
+    } else {
+        "not a regular file"
+    }
+}
+
+/// A byte count as messages give caps: `1 MiB`, `64 KiB`, `100 bytes`.
+#[must_use]
+pub fn size_name(bytes: u64) -> String {
+    const KIB: u64 = 1024;
+    if bytes >= KIB * KIB && bytes % (KIB * KIB) == 0 {
+        format!("{} MiB", bytes / (KIB * KIB))
+    } else if bytes >= KIB && bytes % KIB == 0 {
+        format!("{} KiB", bytes / KIB)
+    } else {
+        format!("{bytes} bytes")
+    }
 }
 
 /// Bytes as text if they are UTF-8, else the position of the first byte that is not.
@@ -420,6 +531,30 @@ mod tests {
             "the end of the text is column 1"
         );
         assert_eq!(ix.byte_column(1, 0), (1, 1));
+    }
+
+    #[test]
+    fn only_regular_files_under_the_cap_are_read() {
+        let dir = std::env::temp_dir().join(format!("overmind-read-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("mkdir");
+        let file = dir.join("f.txt");
+        std::fs::write(&file, "12345").expect("write");
+        assert_eq!(
+            read_regular(&file, 5, "a test file").expect("at the cap"),
+            b"12345"
+        );
+        let e = read_regular(&file, 4, "a test file").expect_err("over the cap");
+        assert_eq!(e.message, "larger than the 4 bytes a test file may be");
+        let e = read_text(&dir).expect_err("a directory");
+        assert_eq!(e.message, "not a regular file (a directory)");
+        #[cfg(unix)]
+        {
+            let e = read_text(std::path::Path::new("/dev/zero")).expect_err("a device");
+            assert_eq!(e.message, "not a regular file (a character device)");
+        }
+        assert_eq!(size_name(MAX_MISSION_BYTES), "1 MiB");
+        assert_eq!(size_name(64 * 1024), "64 KiB");
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

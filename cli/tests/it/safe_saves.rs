@@ -1,0 +1,159 @@
+//! Saves from someone else (issue 23 h, i, j): what a save names is read only as a regular file
+//! under a size cap (a device or a FIFO is refused at once, never read or waited on), its
+//! lists are capped and a pack named twice is refused before any pack loads, and no control
+//! character from it reaches the terminal raw (ids in records, the mission, the packs).
+
+use crate::common;
+
+use common::*;
+use serde_json::{json, Value};
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+use std::time::Duration;
+
+/// Far longer than any of these runs takes: a regression that reads a device or waits on a
+/// FIFO fails here instead of hanging the test run.
+const GUARD: Duration = Duration::from_secs(120);
+
+/// Run `overmind` from the workspace root with empty input, killed if it runs past [`GUARD`].
+fn guarded(args: &[&str]) -> Output {
+    let child = Command::new(BIN)
+        .args(args)
+        .current_dir(root())
+        .env_remove("OVERMIND_BASE")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run overmind");
+    let pid = child.id();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(child.wait_with_output());
+    });
+    match rx.recv_timeout(GUARD) {
+        Ok(o) => o.expect("wait for overmind"),
+        Err(_) => {
+            let _ = Command::new("kill").args(["-9", &pid.to_string()]).status();
+            panic!("overmind {args:?} still ran after {GUARD:?}: killed");
+        }
+    }
+}
+
+fn base() -> String {
+    root().join("behaviours").display().to_string()
+}
+
+/// A save of no records over `packs`, its mission `mission` (it is refused before its end is
+/// looked at).
+fn save_value(mission: &str, packs: &[String]) -> Value {
+    json!({
+        "version": 1,
+        "mission": mission,
+        "packs": packs,
+        "seed": 1,
+        "records": [],
+        "final": {"events": 0, "log_hash": "0", "state_hash": "0", "round": 1},
+    })
+}
+
+fn write(dir: &Path, name: &str, v: &Value) -> String {
+    let path = dir.join(name);
+    std::fs::write(&path, serde_json::to_string_pretty(v).expect("json")).expect("write");
+    path.display().to_string()
+}
+
+fn mkfifo(path: &Path) {
+    let ok = Command::new("mkfifo")
+        .arg(path)
+        .status()
+        .expect("run mkfifo");
+    assert!(ok.success(), "mkfifo {}", path.display());
+}
+
+/// The three ways a save is opened: `replay`, `replay --html` and `play --load`.
+fn openings(save: &str, dir: &Path) -> Vec<Vec<String>> {
+    let html = dir.join("out.html").display().to_string();
+    [
+        vec!["replay", save],
+        vec!["replay", save, "--html", &html],
+        vec!["play", "--load", save, "--no-watch", "--json"],
+    ]
+    .into_iter()
+    .map(|a| a.into_iter().map(String::from).collect())
+    .collect()
+}
+
+fn refused(o: &Output, args: &[String]) -> String {
+    assert_ne!(o.status.code(), Some(0), "{args:?} was not refused");
+    stderr(o)
+}
+
+#[test]
+fn a_device_or_a_fifo_as_the_mission_is_refused_at_once() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let fifo = dir.path().join("mission.toml");
+    mkfifo(&fifo);
+    for mission in ["/dev/zero".to_string(), fifo.display().to_string()] {
+        let save = write(dir.path(), "g.json", &save_value(&mission, &[base()]));
+        for args in openings(&save, dir.path()) {
+            let o = guarded(&strs(&args));
+            let err = refused(&o, &args);
+            assert!(
+                err.contains(&format!("{mission}: not a regular file")),
+                "{args:?}: {err}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_mission_file_over_the_cap_is_refused() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let big = dir.path().join("big.toml");
+    let mut text = std::fs::read_to_string(root().join("behaviours/missions/small.toml"))
+        .expect("small mission");
+    text.push_str(&format!("# {}\n", "x".repeat(1024 * 1024)));
+    std::fs::write(&big, text).expect("write");
+    let mission = big.display().to_string();
+    let save = write(dir.path(), "g.json", &save_value(&mission, &[base()]));
+    let o = guarded(&["replay", &save]);
+    let err = refused(&o, &[]);
+    assert!(
+        err.contains(&format!(
+            "{mission}: larger than the 1 MiB a mission file may be"
+        )),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_fifo_or_a_device_as_the_save_or_a_pack_file_is_refused_at_once() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let fifo = dir.path().join("g.json");
+    mkfifo(&fifo);
+    for save in [fifo.display().to_string(), "/dev/zero".to_string()] {
+        for args in openings(&save, dir.path()) {
+            let o = guarded(&strs(&args));
+            let err = refused(&o, &args);
+            assert!(
+                err.contains(&format!("{save}: not a regular file")),
+                "{args:?}: {err}"
+            );
+        }
+    }
+    // A pack one of whose scripts is a FIFO.
+    let pack = dir.path().join("pack");
+    copy_dir(&root().join("examples/expansion"), &pack);
+    mkfifo(&pack.join("behaviours/evil.lua"));
+    let packs = [base(), pack.display().to_string()];
+    let save = write(dir.path(), "p.json", &save_value("small", &packs));
+    for args in openings(&save, dir.path()) {
+        let o = guarded(&strs(&args));
+        let err = refused(&o, &args);
+        assert!(
+            err.contains("evil.lua: not a regular file"),
+            "{args:?}: {err}"
+        );
+    }
+}
