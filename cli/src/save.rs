@@ -19,6 +19,17 @@ pub const VERSION: u32 = 1;
 /// it is read.
 pub const MAX_SAVE_BYTES: u64 = 64 * 1024 * 1024;
 
+/// Most packs a save names (the base pack and its expansions); each at most once. Both are
+/// checked before any pack is loaded.
+pub const MAX_SAVE_PACKS: usize = 64;
+
+/// Most records a save holds: more than any game's actions (the AI plays at most 100,000 in
+/// one game, and a game is at most `MAX_ROUNDS` rounds).
+pub const MAX_SAVE_RECORDS: usize = 200_000;
+
+/// Most answers one record holds (one per decision its action asked for).
+pub const MAX_RECORD_ANSWERS: usize = 10_000;
+
 /// A saved game.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -181,7 +192,83 @@ impl Save {
                 ))
             }
         }
-        json_file::parse(path, text)
+        let save: Save = json_file::parse(path, text)?;
+        save.check_lists(path, text)?;
+        Ok(save)
+    }
+
+    /// Each pack named once, and the lists' caps: checked before anything is loaded, so that a
+    /// save naming a pack thousands of times is refused at once, at the second.
+    fn check_lists(&self, path: &Path, text: &str) -> Result<(), CliError> {
+        let mut seen: std::collections::HashMap<&Path, usize> =
+            std::collections::HashMap::with_capacity(self.packs.len());
+        for (i, p) in self.packs.iter().enumerate() {
+            if let Some(first) = seen.get(p.as_path()) {
+                let at = json_file::array_items(text, "packs")
+                    .get(i)
+                    .copied()
+                    .unwrap_or_else(|| json_file::position_of(text, "\"packs\""));
+                return Err(json_file::problem(
+                    path,
+                    at,
+                    &format!(
+                        "pack {:?} is named twice (first as pack {}): a save names each pack once",
+                        p.display().to_string(),
+                        first + 1
+                    ),
+                ));
+            }
+            seen.insert(p, i);
+        }
+        if self.packs.len() > MAX_SAVE_PACKS {
+            let at = json_file::array_items(text, "packs")
+                .get(MAX_SAVE_PACKS)
+                .copied()
+                .unwrap_or_else(|| json_file::position_of(text, "\"packs\""));
+            return Err(json_file::problem(
+                path,
+                at,
+                &format!(
+                    "a save names at most {MAX_SAVE_PACKS} packs: this one names {}",
+                    self.packs.len()
+                ),
+            ));
+        }
+        if self.records.len() > MAX_SAVE_RECORDS {
+            let at = json_file::array_items(text, "records")
+                .get(MAX_SAVE_RECORDS)
+                .copied()
+                .unwrap_or_else(|| json_file::position_of(text, "\"records\""));
+            return Err(json_file::problem(
+                path,
+                at,
+                &format!(
+                    "a save holds at most {MAX_SAVE_RECORDS} records: this one holds {}",
+                    self.records.len()
+                ),
+            ));
+        }
+        if let Some((i, r)) = self
+            .records
+            .iter()
+            .enumerate()
+            .find(|(_, r)| r.answers.len() > MAX_RECORD_ANSWERS)
+        {
+            let at = json_file::array_items(text, "records")
+                .get(i)
+                .copied()
+                .unwrap_or_else(|| json_file::position_of(text, "\"records\""));
+            return Err(json_file::problem(
+                path,
+                at,
+                &format!(
+                    "record {} holds {} answers: a record holds at most {MAX_RECORD_ANSWERS}",
+                    i + 1,
+                    r.answers.len()
+                ),
+            ));
+        }
+        Ok(())
     }
 }
 

@@ -157,3 +157,43 @@ fn a_fifo_or_a_device_as_the_save_or_a_pack_file_is_refused_at_once() {
         );
     }
 }
+
+#[test]
+fn a_pack_named_twice_is_refused_at_the_second_before_any_loads() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let b = serde_json::to_string(&base()).expect("json");
+    let mut text = String::from("{\"version\": 1, \"mission\": \"small\", \"packs\": [\n");
+    let packs = vec![b; 20_000];
+    text.push_str(&packs.join(",\n"));
+    text.push_str(
+        "\n], \"seed\": 1, \"records\": [], \
+         \"final\": {\"events\": 0, \"log_hash\": \"0\", \"state_hash\": \"0\", \"round\": 1}}\n",
+    );
+    let path = dir.path().join("twice.json");
+    std::fs::write(&path, text).expect("write");
+    let save = path.display().to_string();
+    for args in openings(&save, dir.path()) {
+        let o = guarded(&strs(&args));
+        let err = refused(&o, &args);
+        assert!(
+            err.contains(&format!("{save}:3:1: pack ")) && err.contains("is named twice"),
+            "{args:?}: {err}"
+        );
+    }
+}
+
+#[test]
+fn a_save_of_too_many_packs_is_refused_at_the_first_too_many() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let packs: Vec<String> = std::iter::once(base())
+        .chain((1..=64).map(|i| format!("/nowhere/pack{i}")))
+        .collect();
+    let save = write(dir.path(), "many.json", &save_value("small", &packs));
+    let o = guarded(&["replay", &save]);
+    let err = refused(&o, &[]);
+    // Pretty JSON, its keys sorted: `"packs": [` on line 9, the 65th pack on line 74.
+    assert!(
+        err.contains(&format!("{save}:74:5: a save names at most 64 packs")),
+        "{err}"
+    );
+}
