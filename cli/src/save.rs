@@ -200,6 +200,33 @@ impl Save {
     /// Each pack named once, and the lists' caps: checked before anything is loaded, so that a
     /// save naming a pack thousands of times is refused at once, at the second.
     fn check_lists(&self, path: &Path, text: &str) -> Result<(), CliError> {
+        if overmind_core::source::has_control(&self.mission) {
+            return Err(json_file::problem(
+                path,
+                json_file::position_of(text, "\"mission\""),
+                "the mission holds a control character: expected a mission id or a path of \
+                 printable text",
+            ));
+        }
+        let items = json_file::array_items(text, "packs");
+        if let Some(i) = self
+            .packs
+            .iter()
+            .position(|p| overmind_core::source::has_control(&p.to_string_lossy()))
+        {
+            let at = items
+                .get(i)
+                .copied()
+                .unwrap_or_else(|| json_file::position_of(text, "\"packs\""));
+            return Err(json_file::problem(
+                path,
+                at,
+                &format!(
+                    "pack {} holds a control character: expected a path of printable text",
+                    i + 1
+                ),
+            ));
+        }
         let mut seen: std::collections::HashMap<&Path, usize> =
             std::collections::HashMap::with_capacity(self.packs.len());
         for (i, p) in self.packs.iter().enumerate() {

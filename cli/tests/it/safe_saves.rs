@@ -7,7 +7,7 @@ use crate::common;
 
 use common::*;
 use serde_json::{json, Value};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::Duration;
 
@@ -196,4 +196,76 @@ fn a_save_of_too_many_packs_is_refused_at_the_first_too_many() {
         err.contains(&format!("{save}:74:5: a save names at most 64 packs")),
         "{err}"
     );
+}
+
+/// No ESC, BEL or C1 control reaches the terminal.
+fn assert_clean(bytes: &[u8], what: &str) {
+    let text = String::from_utf8_lossy(bytes);
+    let bad = text
+        .chars()
+        .find(|&c| c == '\u{1b}' || c == '\u{7}' || ('\u{80}'..='\u{9f}').contains(&c));
+    assert!(bad.is_none(), "{what} holds {bad:?}: {text:?}");
+}
+
+const NASTY: &str = "x\u{1b}[2J\u{1b}]0;pwned\u{7}\u{9b}31m";
+
+fn with_record(action: Value) -> Value {
+    let mut v = save_value("small", &[base()]);
+    v["records"] = json!([{"side": "heroes", "action": action, "events_hash": "0"}]);
+    v
+}
+
+#[test]
+fn control_characters_in_a_save_are_refused_and_never_printed() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut pack_dir = base();
+    pack_dir.push_str(NASTY);
+    let saves = [
+        (
+            "unit",
+            with_record(json!({"action": "move", "unit": NASTY, "to": [1, 1]})),
+        ),
+        (
+            "card",
+            with_record(json!({"action": "discard", "card": NASTY})),
+        ),
+        ("mission", save_value(&format!("small{NASTY}"), &[base()])),
+        (
+            "mission path",
+            save_value(&format!("/tmp/{NASTY}.toml"), &[base()]),
+        ),
+        ("pack", save_value("small", &[pack_dir])),
+    ];
+    for (what, v) in saves {
+        let save = write(dir.path(), "g.json", &v);
+        for args in openings(&save, dir.path()) {
+            let o = guarded(&strs(&args));
+            let err = refused(&o, &args);
+            assert!(err.contains("control character"), "{what} {args:?}: {err}");
+            assert_clean(&o.stdout, &format!("{what} {args:?}: stdout"));
+            assert_clean(&o.stderr, &format!("{what} {args:?}: stderr"));
+        }
+    }
+}
+
+#[test]
+fn control_characters_in_a_saved_missions_unit_ids_are_refused_and_never_printed() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let text = std::fs::read_to_string(root().join("behaviours/missions/small.toml"))
+        .expect("small mission");
+    let text = text.replace("id = \"alpha\"", "id = \"al\\u001b[2J\\u0007pha\\u009b\"");
+    let mission: PathBuf = dir.path().join("m.toml");
+    std::fs::write(&mission, text).expect("write");
+    let save = write(
+        dir.path(),
+        "g.json",
+        &save_value(&mission.display().to_string(), &[base()]),
+    );
+    for args in openings(&save, dir.path()) {
+        let o = guarded(&strs(&args));
+        let err = refused(&o, &args);
+        assert!(err.contains("control character"), "{args:?}: {err}");
+        assert_clean(&o.stdout, &format!("{args:?}: stdout"));
+        assert_clean(&o.stderr, &format!("{args:?}: stderr"));
+    }
 }

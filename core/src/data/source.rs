@@ -301,6 +301,41 @@ pub fn size_name(bytes: u64) -> String {
     }
 }
 
+/// A control character: C0 (U+0000–U+001F), DEL (U+007F) or C1 (U+0080–U+009F). Terminals act
+/// on them (ESC starts a command sequence, BEL rings, CSI U+009B is ESC `[`), so text from a
+/// file or a script never reaches one with them raw; ids never hold one.
+#[must_use]
+pub fn is_control(c: char) -> bool {
+    c.is_control()
+}
+
+/// Whether `s` holds a [control character](is_control).
+#[must_use]
+pub fn has_control(s: &str) -> bool {
+    // Fast path: every control character is a byte below 0x20, 0x7f, or starts with 0xc2.
+    s.bytes().any(|b| b < 0x20 || b == 0x7f || b == 0xc2) && s.chars().any(is_control)
+}
+
+/// `text` with every [control character](is_control) but newline and tab written out as
+/// `\u{1b}` (as Rust and Lua write them): the one function hosts pass text through that came
+/// from a file or a script (names, ids, `log` messages) before it reaches a terminal.
+#[must_use]
+pub fn escape_controls(text: &str) -> std::borrow::Cow<'_, str> {
+    let bad = |c: char| is_control(c) && c != '\n' && c != '\t';
+    if !has_control(text) || !text.chars().any(bad) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if bad(c) {
+            out.push_str(&format!("\\u{{{:x}}}", u32::from(c)));
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
 /// Bytes as text if they are UTF-8, else the position of the first byte that is not.
 ///
 /// # Errors
@@ -555,6 +590,19 @@ mod tests {
         assert_eq!(size_name(MAX_MISSION_BYTES), "1 MiB");
         assert_eq!(size_name(64 * 1024), "64 KiB");
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn control_characters_are_escaped() {
+        assert_eq!(
+            escape_controls("a\u{1b}[2J\u{7}\u{9b}\u{7f}é\n\tb"),
+            "a\\u{1b}[2J\\u{7}\\u{9b}\\u{7f}é\n\tb"
+        );
+        assert!(matches!(
+            escape_controls("plain é"),
+            std::borrow::Cow::Borrowed(_)
+        ));
+        assert!(has_control("x\u{85}") && has_control("\u{0}") && !has_control("Â…é"));
     }
 
     #[test]
