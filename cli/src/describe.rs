@@ -149,9 +149,16 @@ fn attack_verb(k: AttackKind) -> &'static str {
     }
 }
 
-/// One event as a line of text, or `None` for bookkeeping not worth a line.
+/// One event as a line of text, or `None` for bookkeeping not worth a line. Names and script
+/// `log` messages come from files and scripts: their control characters are escaped
+/// (`overmind_core::source::escape_controls`), for every front end that shows the line.
 #[must_use]
 pub fn event(e: &Event) -> Option<String> {
+    sentence(e).map(|t| overmind_core::source::escape_controls(&t).into_owned())
+}
+
+/// [`event`] before escaping.
+fn sentence(e: &Event) -> Option<String> {
     Some(match e {
         Event::GameStarted { mission, .. } => format!("Mission: {mission}"),
         Event::RoundStarted { round } => format!("=== Round {round} ==="),

@@ -111,6 +111,8 @@ fn main() -> ExitCode {
             // Not `eprintln!`, which panics when stderr is closed.
             let mut stderr = std::io::stderr().lock();
             for line in e.lines() {
+                // Messages quote names from files and scripts: no control character goes out raw.
+                let line = overmind_core::source::escape_controls(&line);
                 let _ = writeln!(stderr, "error: {line}");
             }
             e.exit_code()

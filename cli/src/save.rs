@@ -14,6 +14,22 @@ use std::path::{Path, PathBuf};
 /// The save format this build writes and reads.
 pub const VERSION: u32 = 1;
 
+/// Most bytes of a save file. A long game's save is a few hundred KiB (each record a few
+/// hundred bytes; a game is at most `MAX_ROUNDS` rounds); a longer file is refused before
+/// it is read.
+pub const MAX_SAVE_BYTES: u64 = 64 * 1024 * 1024;
+
+/// Most packs a save names (the base pack and its expansions); each at most once. Both are
+/// checked before any pack is loaded.
+pub const MAX_SAVE_PACKS: usize = 64;
+
+/// Most records a save holds: more than any game's actions (the AI plays at most 100,000 in
+/// one game, and a game is at most `MAX_ROUNDS` rounds).
+pub const MAX_SAVE_RECORDS: usize = 200_000;
+
+/// Most answers one record holds (one per decision its action asked for).
+pub const MAX_RECORD_ANSWERS: usize = 10_000;
+
 /// A saved game.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -145,7 +161,7 @@ impl Save {
     /// `path:line:column: message` for a file that is not a save this build reads (a file
     /// that is not UTF-8 at its first bad byte).
     pub fn read(path: &Path) -> Result<Save, CliError> {
-        let text = json_file::read_text(path)?;
+        let text = json_file::read_text(path, MAX_SAVE_BYTES, "a save")?;
         Save::parse(path, &text)
     }
 
@@ -176,7 +192,110 @@ impl Save {
                 ))
             }
         }
-        json_file::parse(path, text)
+        let save: Save = json_file::parse(path, text)?;
+        save.check_lists(path, text)?;
+        Ok(save)
+    }
+
+    /// Each pack named once, and the lists' caps: checked before anything is loaded, so that a
+    /// save naming a pack thousands of times is refused at once, at the second.
+    fn check_lists(&self, path: &Path, text: &str) -> Result<(), CliError> {
+        if overmind_core::source::has_control(&self.mission) {
+            return Err(json_file::problem(
+                path,
+                json_file::position_of(text, "\"mission\""),
+                "the mission holds a control character: expected a mission id or a path of \
+                 printable text",
+            ));
+        }
+        let items = json_file::array_items(text, "packs");
+        if let Some(i) = self
+            .packs
+            .iter()
+            .position(|p| overmind_core::source::has_control(&p.to_string_lossy()))
+        {
+            let at = items
+                .get(i)
+                .copied()
+                .unwrap_or_else(|| json_file::position_of(text, "\"packs\""));
+            return Err(json_file::problem(
+                path,
+                at,
+                &format!(
+                    "pack {} holds a control character: expected a path of printable text",
+                    i + 1
+                ),
+            ));
+        }
+        let mut seen: std::collections::HashMap<&Path, usize> =
+            std::collections::HashMap::with_capacity(self.packs.len());
+        for (i, p) in self.packs.iter().enumerate() {
+            if let Some(first) = seen.get(p.as_path()) {
+                let at = json_file::array_items(text, "packs")
+                    .get(i)
+                    .copied()
+                    .unwrap_or_else(|| json_file::position_of(text, "\"packs\""));
+                return Err(json_file::problem(
+                    path,
+                    at,
+                    &format!(
+                        "pack {:?} is named twice (first as pack {}): a save names each pack once",
+                        p.display().to_string(),
+                        first + 1
+                    ),
+                ));
+            }
+            seen.insert(p, i);
+        }
+        if self.packs.len() > MAX_SAVE_PACKS {
+            let at = json_file::array_items(text, "packs")
+                .get(MAX_SAVE_PACKS)
+                .copied()
+                .unwrap_or_else(|| json_file::position_of(text, "\"packs\""));
+            return Err(json_file::problem(
+                path,
+                at,
+                &format!(
+                    "a save names at most {MAX_SAVE_PACKS} packs: this one names {}",
+                    self.packs.len()
+                ),
+            ));
+        }
+        if self.records.len() > MAX_SAVE_RECORDS {
+            let at = json_file::array_items(text, "records")
+                .get(MAX_SAVE_RECORDS)
+                .copied()
+                .unwrap_or_else(|| json_file::position_of(text, "\"records\""));
+            return Err(json_file::problem(
+                path,
+                at,
+                &format!(
+                    "a save holds at most {MAX_SAVE_RECORDS} records: this one holds {}",
+                    self.records.len()
+                ),
+            ));
+        }
+        if let Some((i, r)) = self
+            .records
+            .iter()
+            .enumerate()
+            .find(|(_, r)| r.answers.len() > MAX_RECORD_ANSWERS)
+        {
+            let at = json_file::array_items(text, "records")
+                .get(i)
+                .copied()
+                .unwrap_or_else(|| json_file::position_of(text, "\"records\""));
+            return Err(json_file::problem(
+                path,
+                at,
+                &format!(
+                    "record {} holds {} answers: a record holds at most {MAX_RECORD_ANSWERS}",
+                    i + 1,
+                    r.answers.len()
+                ),
+            ));
+        }
+        Ok(())
     }
 }
 
@@ -231,41 +350,14 @@ fn regular_target(path: &Path, kind: &str) -> Result<PathBuf, String> {
             Ok(t) if t.is_file() => std::fs::canonicalize(path).map_err(|e| e.to_string()),
             Ok(t) => Err(format!(
                 "it is a symbolic link to {}, not to a regular file",
-                what(&t.file_type())
+                overmind_core::source::file_kind(&t.file_type())
             )),
             Err(e) => Err(format!("it is a symbolic link that leads nowhere ({e})")),
         },
         Ok(m) => Err(format!(
             "it is {}: {kind} only replaces a regular file",
-            what(&m.file_type())
+            overmind_core::source::file_kind(&m.file_type())
         )),
-    }
-}
-
-/// "a directory", "a FIFO", … for messages.
-fn what(t: &std::fs::FileType) -> &'static str {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::FileTypeExt as _;
-        if t.is_fifo() {
-            return "a FIFO (named pipe)";
-        }
-        if t.is_char_device() {
-            return "a character device";
-        }
-        if t.is_block_device() {
-            return "a block device";
-        }
-        if t.is_socket() {
-            return "a socket";
-        }
-    }
-    if t.is_dir() {
-        "a directory"
-    } else if t.is_symlink() {
-        "a symbolic link"
-    } else {
-        "not a regular file"
     }
 }
 

@@ -119,10 +119,11 @@ impl Session {
         &self.packs.content
     }
 
-    /// The mission's name.
+    /// The mission's name as shown at a terminal: from the mission file, its control
+    /// characters escaped.
     #[must_use]
-    pub fn name(&self) -> &str {
-        &self.name
+    pub fn shown_name(&self) -> std::borrow::Cow<'_, str> {
+        overmind_core::source::escape_controls(&self.name)
     }
 
     /// Apply an action of the side to move.

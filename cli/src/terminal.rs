@@ -308,6 +308,7 @@ impl Frontend for Terminal {
     }
 
     fn error(&mut self, message: &str, suggestion: Option<&str>) {
+        let message = overmind_core::source::escape_controls(message);
         let mut text = self.styled(ERROR, &format!("error: {message}"));
         if let Some(s) = suggestion {
             text.push_str(&format!("\n  did you mean: {s}"));
@@ -338,7 +339,7 @@ impl Frontend for Terminal {
     fn turn(&mut self, s: &Session, turn: &Turn) {
         let state = s.game.state.view(self.view);
         let happened = self.happened();
-        let text = screen::turn_screen(s.name(), &state, turn, &happened, self.colour);
+        let text = screen::turn_screen(&s.shown_name(), &state, turn, &happened, self.colour);
         self.print(&text);
     }
 

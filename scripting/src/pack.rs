@@ -174,7 +174,17 @@ impl std::fmt::Display for Reload {
 /// A file's text; a file that cannot be read is a problem without a position, one that is not
 /// UTF-8 a problem at its first bad byte.
 fn read(path: &Path, problems: &mut Vec<Problem>) -> Option<String> {
-    match overmind_core::source::read_text(path) {
+    read_capped(
+        path,
+        overmind_core::source::MAX_TEXT_BYTES,
+        "a data file",
+        problems,
+    )
+}
+
+/// [`read`] with another cap on the file's length, `what` naming the file when it is longer.
+fn read_capped(path: &Path, cap: u64, what: &str, problems: &mut Vec<Problem>) -> Option<String> {
+    match overmind_core::source::read_text_capped(path, cap, what) {
         Ok(t) => Some(t),
         Err(e) => {
             problems.push(Problem::new(path, e.line, e.column, e.message));
@@ -444,7 +454,7 @@ impl PackSet {
                 .map(|s| s.to_string_lossy().into_owned())
                 .unwrap_or_default();
             if !broken.iter().any(|(k, s, _)| *k == kind && *s == stem) {
-                let text = std::fs::read_to_string(&p.path).unwrap_or_default();
+                let text = overmind_core::source::read_text(&p.path).unwrap_or_default();
                 broken.push((kind, stem, text));
             }
         }
@@ -485,7 +495,7 @@ impl PackSet {
             })
             .chain(broken_aliens);
         for (id, path, behaviours) in listed {
-            let text = std::fs::read_to_string(&path).unwrap_or_default();
+            let text = overmind_core::source::read_text(&path).unwrap_or_default();
             for b in &behaviours {
                 if !set.content.behaviours.contains_key(b) && !broken_defines(Kind::Behaviour, b) {
                     let (l, c) = find_text(&text, &format!("\"{b}\""));
@@ -537,7 +547,7 @@ impl PackSet {
             return None;
         }
         let path = a.hooks.path();
-        let text = std::fs::read_to_string(path).unwrap_or_default();
+        let text = overmind_core::source::read_text(path).unwrap_or_default();
         let (l, c) = field_position(&text, a.hooks.def_line(), "hero", Some(&a.hero));
         let near = crate::problem::nearest(&a.hero, self.content.heroes.keys().map(String::as_str))
             .map_or_else(String::new, |n| format!(" (did you mean {n}?)"));
@@ -794,7 +804,13 @@ impl PackSet {
     fn read_mission(&self, id_or_path: &str) -> Result<MissionRead, Vec<Problem>> {
         let path = self.mission_path(id_or_path).map_err(|p| vec![p])?;
         let mut problems = Vec::new();
-        let text = read(&path, &mut problems).ok_or(problems)?;
+        let text = read_capped(
+            &path,
+            overmind_core::source::MAX_MISSION_BYTES,
+            "a mission file",
+            &mut problems,
+        )
+        .ok_or(problems)?;
         let conv = |es: Vec<overmind_core::MissionError>| -> Vec<Problem> {
             es.into_iter()
                 .map(|e| Problem::new(&e.path, e.line, e.column, e.message))

@@ -77,7 +77,7 @@ fn check(dirs: &[PathBuf]) -> Report {
     // its own problems could follow from it.
     let mut waiting = 0;
     let mut waits = |path: &Path| {
-        let text = std::fs::read_to_string(path).unwrap_or_default();
+        let text = overmind_core::source::read_text(path).unwrap_or_default();
         let unloaded = set.unloaded_in(&text).is_some();
         waiting += usize::from(unloaded);
         unloaded

@@ -71,7 +71,8 @@ pub fn run(args: &Args) -> Result<(), CliError> {
         winner: game.state.outcome.as_ref().map(|o| o.winner),
         difference: difference.clone(),
     };
-    let shown = args.save.display();
+    let path = args.save.display().to_string();
+    let shown = overmind_core::source::escape_controls(&path);
     if args.json {
         let text = serde_json::to_string(&verdict).unwrap_or_default();
         crate::output::print(&format!("{text}\n"))?;

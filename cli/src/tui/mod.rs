@@ -243,7 +243,7 @@ impl Tui {
     /// Take what a session knows: stats, the mission's name, the state as the viewer sees it.
     fn update(&mut self, s: &Session) {
         self.tables = panel::Tables::of(s.content());
-        self.mission = s.name().to_string();
+        self.mission = s.shown_name().into_owned();
         self.shown = Some(s.game.state.view(self.eyes()));
         self.dirty = true;
     }

@@ -23,6 +23,7 @@ mod legal_replay;
 mod new_pack;
 mod new_pack_names;
 mod resume;
+mod safe_saves;
 mod shard;
 mod sight;
 mod tty_input;

@@ -14,8 +14,13 @@ pub struct Id {
 
 /// Why a string cannot be an [`Id`].
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("the id {0:?} is longer than {max} bytes", max = Id::MAX_LEN)]
-pub struct IdTooLong(pub String);
+pub enum BadId {
+    #[error("the id {0:?} is longer than {max} bytes", max = Id::MAX_LEN)]
+    TooLong(String),
+    /// Ids are printable: no C0, DEL or C1 control character (`source::is_control`).
+    #[error("the id {0:?} holds a control character: expected printable text")]
+    Control(String),
+}
 
 impl Id {
     /// Longest id in bytes (ids are names like `captain` or `b12.3`).
@@ -24,10 +29,13 @@ impl Id {
     /// The id of `s`.
     ///
     /// # Errors
-    /// `s` is longer than [`Id::MAX_LEN`] bytes.
-    pub fn new(s: &str) -> Result<Id, IdTooLong> {
+    /// `s` is longer than [`Id::MAX_LEN`] bytes, or holds a control character.
+    pub fn new(s: &str) -> Result<Id, BadId> {
         if s.len() > Id::MAX_LEN {
-            return Err(IdTooLong(s.to_string()));
+            return Err(BadId::TooLong(s.to_string()));
+        }
+        if crate::data::source::has_control(s) {
+            return Err(BadId::Control(s.to_string()));
         }
         let mut bytes = [0u8; Id::MAX_LEN];
         bytes[..s.len()].copy_from_slice(s.as_bytes());
@@ -39,11 +47,25 @@ impl Id {
 
     /// The id of `s`; a longer `s` is cut on a character boundary and ends in `…`, which no
     /// id the engine or a pack makes contains, so a cut name never matches a real id (for
-    /// names typed at the boundary, which the rules then refuse by name).
+    /// names typed at the boundary, which the rules then refuse by name). A control
+    /// character becomes U+FFFD, so that no id holds one.
     #[must_use]
     pub fn lossy(s: &str) -> Id {
         if let Ok(id) = Id::new(s) {
             return id;
+        }
+        if crate::data::source::has_control(s) {
+            let printable: String = s
+                .chars()
+                .map(|c| {
+                    if crate::data::source::is_control(c) {
+                        '\u{fffd}'
+                    } else {
+                        c
+                    }
+                })
+                .collect();
+            return Id::lossy(&printable);
         }
         const MARK: &str = "…";
         let mut end = Id::MAX_LEN - MARK.len();
@@ -214,6 +236,15 @@ mod tests {
         let back: Id = serde_json::from_str("\"b12.3\"").unwrap();
         assert_eq!(back, id);
         assert!(Id::new(&"x".repeat(Id::MAX_LEN + 1)).is_err());
+        for bad in ["a\u{1b}[2J", "b\u{7}", "c\u{9b}", "d\u{7f}", "e\n"] {
+            assert!(matches!(Id::new(bad), Err(BadId::Control(_))), "{bad:?}");
+            assert!(serde_json::from_str::<Id>(&serde_json::to_string(bad).unwrap()).is_err());
+            assert!(
+                !crate::data::source::has_control(&Id::lossy(bad)),
+                "{bad:?}"
+            );
+        }
+        assert_eq!(Id::lossy("a\u{1b}b"), "a\u{fffd}b");
         assert!(serde_json::from_str::<Id>(&format!("\"{}\"", "x".repeat(40))).is_err());
         let cut = Id::lossy(&"é".repeat(20));
         assert_eq!(cut.len(), 31, "cut on a character boundary");

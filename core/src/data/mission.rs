@@ -189,7 +189,11 @@ impl Mission {
                 message,
             }])
         };
-        match crate::data::source::read_text(path) {
+        match crate::data::source::read_text_capped(
+            path,
+            crate::data::source::MAX_MISSION_BYTES,
+            "a mission file",
+        ) {
             Ok(text) => Mission::parse(path, &text),
             Err(e) if e.line == 0 => Err(io_error(e.message)),
             Err(e) => Err(MissionErrors(vec![MissionError {

@@ -176,18 +176,164 @@ pub struct ReadError {
     pub io: Option<std::io::ErrorKind>,
 }
 
-/// Read a text file: its contents if they are UTF-8, else where the first bad byte is.
+/// Most bytes of a pack's data file (a script, `pack.toml`, `rules.toml`, a scenario file):
+/// the Lua sandbox's limit on a script's source. [`read_text`] refuses a longer file.
+pub const MAX_TEXT_BYTES: u64 = 4 * 1024 * 1024;
+
+/// Most bytes of a mission file (the biggest bundled mission is under 2 KiB; a map of the
+/// largest size, 100 by 100 squares, drawn with walls, is under 100 KiB).
+pub const MAX_MISSION_BYTES: u64 = 1024 * 1024;
+
+/// Read a text file: its contents if they are UTF-8, else where the first bad byte is. The
+/// file must be a regular file of at most [`MAX_TEXT_BYTES`] (see [`read_regular`]).
 ///
 /// # Errors
-/// The file cannot be read, or is not UTF-8 (see [`ReadError`]).
+/// The file cannot be read, is not a regular file, is too long, or is not UTF-8 (see
+/// [`ReadError`]).
 pub fn read_text(path: &std::path::Path) -> Result<String, ReadError> {
-    let bytes = std::fs::read(path).map_err(|e| ReadError {
+    read_text_capped(path, MAX_TEXT_BYTES, "a data file")
+}
+
+/// [`read_text`] with another cap: `what` names the file in the message when it is longer
+/// (`larger than the 1 MiB a mission file may be`).
+///
+/// # Errors
+/// As [`read_text`].
+pub fn read_text_capped(path: &std::path::Path, cap: u64, what: &str) -> Result<String, ReadError> {
+    utf8_text(read_regular(path, cap, what)?)
+}
+
+/// The bytes of the regular file at `path`, at most `cap` of them. The file is opened first
+/// (without waiting, so a FIFO cannot block the open) and the opened file is then looked at,
+/// so what is read is what was checked even if the path is changed meanwhile: a directory, a
+/// FIFO, a device or a socket is refused without reading a byte, and at most `cap + 1` bytes
+/// are read of a file longer than `cap` (a file growing as it is read is caught too). Every
+/// file the engine and the CLI read from a pack, a mission or a save goes through here.
+///
+/// # Errors
+/// `cannot read: …`, `not a regular file (…)`, or `larger than the N MiB what may be`, with
+/// `line` 0.
+pub fn read_regular(path: &std::path::Path, cap: u64, what: &str) -> Result<Vec<u8>, ReadError> {
+    use std::io::Read as _;
+    let fail = |message: String, io: Option<std::io::ErrorKind>| ReadError {
         line: 0,
         column: 0,
-        message: format!("cannot read: {e}"),
-        io: Some(e.kind()),
-    })?;
-    utf8_text(bytes)
+        message,
+        io,
+    };
+    let cannot = |e: std::io::Error| fail(format!("cannot read: {e}"), Some(e.kind()));
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt as _;
+        // Opening a FIFO for reading waits for a writer unless it is non-blocking; on a
+        // regular file the flag changes nothing.
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    let file = options.open(path).map_err(cannot)?;
+    let meta = file.metadata().map_err(cannot)?;
+    if !meta.is_file() {
+        return Err(fail(
+            format!("not a regular file ({})", file_kind(&meta.file_type())),
+            Some(std::io::ErrorKind::InvalidInput),
+        ));
+    }
+    let too_long = || {
+        fail(
+            format!("larger than the {} {what} may be", size_name(cap)),
+            Some(std::io::ErrorKind::InvalidData),
+        )
+    };
+    if meta.len() > cap {
+        return Err(too_long());
+    }
+    let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
+    file.take(cap.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(cannot)?;
+    if bytes.len() as u64 > cap {
+        return Err(too_long());
+    }
+    Ok(bytes)
+}
+
+/// "a directory", "a FIFO (named pipe)", … for messages.
+#[must_use]
+pub fn file_kind(t: &std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt as _;
+        if t.is_fifo() {
+            return "a FIFO (named pipe)";
+        }
+        if t.is_char_device() {
+            return "a character device";
+        }
+        if t.is_block_device() {
+            return "a block device";
+        }
+        if t.is_socket() {
+            return "a socket";
+        }
+    }
+    if t.is_dir() {
+        "a directory"
+    } else if t.is_symlink() {
+        "a symbolic link"
+    } else if t.is_file() {
+        "a regular file"
+    } else {
+        "not a regular file"
+    }
+}
+
+/// A byte count as messages give caps: `1 MiB`, `64 KiB`, `100 bytes`.
+#[must_use]
+pub fn size_name(bytes: u64) -> String {
+    const KIB: u64 = 1024;
+    if bytes >= KIB * KIB && bytes.is_multiple_of(KIB * KIB) {
+        format!("{} MiB", bytes / (KIB * KIB))
+    } else if bytes >= KIB && bytes.is_multiple_of(KIB) {
+        format!("{} KiB", bytes / KIB)
+    } else {
+        format!("{bytes} bytes")
+    }
+}
+
+/// A control character: C0 (U+0000–U+001F), DEL (U+007F) or C1 (U+0080–U+009F). Terminals act
+/// on them (ESC starts a command sequence, BEL rings, CSI U+009B is ESC `[`), so text from a
+/// file or a script never reaches one with them raw; ids never hold one.
+#[must_use]
+pub fn is_control(c: char) -> bool {
+    c.is_control()
+}
+
+/// Whether `s` holds a [control character](is_control).
+#[must_use]
+pub fn has_control(s: &str) -> bool {
+    // Fast path: every control character is a byte below 0x20, 0x7f, or starts with 0xc2.
+    s.bytes().any(|b| b < 0x20 || b == 0x7f || b == 0xc2) && s.chars().any(is_control)
+}
+
+/// `text` with every [control character](is_control) but newline and tab written out as
+/// `\u{1b}` (as Rust and Lua write them): the one function hosts pass text through that came
+/// from a file or a script (names, ids, `log` messages) before it reaches a terminal.
+#[must_use]
+pub fn escape_controls(text: &str) -> std::borrow::Cow<'_, str> {
+    let bad = |c: char| is_control(c) && c != '\n' && c != '\t';
+    if !has_control(text) || !text.chars().any(bad) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if bad(c) {
+            out.push_str(&format!("\\u{{{:x}}}", u32::from(c)));
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
 }
 
 /// Bytes as text if they are UTF-8, else the position of the first byte that is not.
@@ -420,6 +566,43 @@ mod tests {
             "the end of the text is column 1"
         );
         assert_eq!(ix.byte_column(1, 0), (1, 1));
+    }
+
+    #[test]
+    fn only_regular_files_under_the_cap_are_read() {
+        let dir = std::env::temp_dir().join(format!("overmind-read-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("mkdir");
+        let file = dir.join("f.txt");
+        std::fs::write(&file, "12345").expect("write");
+        assert_eq!(
+            read_regular(&file, 5, "a test file").expect("at the cap"),
+            b"12345"
+        );
+        let e = read_regular(&file, 4, "a test file").expect_err("over the cap");
+        assert_eq!(e.message, "larger than the 4 bytes a test file may be");
+        let e = read_text(&dir).expect_err("a directory");
+        assert_eq!(e.message, "not a regular file (a directory)");
+        #[cfg(unix)]
+        {
+            let e = read_text(std::path::Path::new("/dev/zero")).expect_err("a device");
+            assert_eq!(e.message, "not a regular file (a character device)");
+        }
+        assert_eq!(size_name(MAX_MISSION_BYTES), "1 MiB");
+        assert_eq!(size_name(64 * 1024), "64 KiB");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn control_characters_are_escaped() {
+        assert_eq!(
+            escape_controls("a\u{1b}[2J\u{7}\u{9b}\u{7f}é\n\tb"),
+            "a\\u{1b}[2J\\u{7}\\u{9b}\\u{7f}é\n\tb"
+        );
+        assert!(matches!(
+            escape_controls("plain é"),
+            std::borrow::Cow::Borrowed(_)
+        ));
+        assert!(has_control("x\u{85}") && has_control("\u{0}") && !has_control("Â…é"));
     }
 
     #[test]

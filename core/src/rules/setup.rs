@@ -221,6 +221,10 @@ fn too_long(id: &str) -> String {
     )
 }
 
+/// The problem with a unit's id that holds a control character (ids are printable).
+const NOT_PRINTABLE: &str =
+    "this id holds a control character (C0, DEL or C1): expected printable text";
+
 /// The heroes or the Blips placed so far: their ids and squares.
 #[derive(Default)]
 struct Placed {
@@ -243,6 +247,9 @@ impl Placed {
     ) {
         if id.len() > MAX_UNIT_ID {
             found.push((About::Unit, unit_err(what, id, too_long(id))));
+        }
+        if crate::data::source::has_control(id) {
+            found.push((About::Unit, unit_err(what, id, NOT_PRINTABLE)));
         }
         if self.ids.iter().any(|i| i == id) {
             found.push((
@@ -728,6 +735,9 @@ impl Setup {
             };
             if a.id.len() > MAX_UNIT_ID {
                 found.push((About::Unit, problem("id", too_long(&a.id))));
+            }
+            if crate::data::source::has_control(&a.id) {
+                found.push((About::Unit, problem("id", NOT_PRINTABLE.into())));
             }
             let Some(t) = content.aliens.get(&a.type_id) else {
                 let known: Vec<&str> = content.aliens.keys().map(String::as_str).collect();

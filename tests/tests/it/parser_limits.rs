@@ -496,11 +496,11 @@ fn hot_reload_tells_a_broken_file_from_a_deleted_one() {
         other => panic!("a file that is not UTF-8 is broken, not {other:?}"),
     }
 
-    // There, but not a file that can be read.
+    // There, but not a file that can be read: a directory is refused as not a regular file.
     std::fs::remove_file(&rush).expect("rm");
     std::fs::create_dir(&rush).expect("mkdir");
     match set.reload(&rush) {
-        Reload::Failed(p) => assert!(p.message.starts_with("cannot read"), "{p}"),
+        Reload::Failed(p) => assert_eq!(p.message, "not a regular file (a directory)", "{p}"),
         other => panic!("an unreadable file is broken, not {other:?}"),
     }
     std::fs::remove_dir(&rush).expect("rmdir");

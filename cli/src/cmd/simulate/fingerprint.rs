@@ -12,7 +12,11 @@ pub(super) fn content_fingerprint(dirs: &[PathBuf], mission: Option<&Path>) -> S
     let file = |h: &mut crate::save::Fnv, name: &Path, path: &Path| {
         h.write(name.to_string_lossy().as_bytes());
         h.write(&[0]);
-        match std::fs::read(path) {
+        match overmind_core::source::read_regular(
+            path,
+            overmind_core::source::MAX_TEXT_BYTES,
+            "a data file",
+        ) {
             Ok(bytes) => {
                 h.write(&(bytes.len() as u64).to_le_bytes());
                 h.write(&bytes);

@@ -11,6 +11,10 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+/// Most bytes of a shard report read by `simulate --merge`: reports hold totals, not games,
+/// and are a few KiB; a longer file is refused before it is read.
+const MAX_SHARD_BYTES: u64 = 64 * 1024 * 1024;
+
 /// The `format` of a shard report.
 const SHARD_FORMAT: &str = "overmind simulate shard";
 /// The shard report version this build writes and reads (2: shards are told apart by what
@@ -80,7 +84,7 @@ impl ShardFile {
     /// # Errors
     /// `path:line:column: message` for a file that is not a shard report this build reads.
     fn read(path: &Path) -> Result<ShardFile, CliError> {
-        let text = json_file::read_text(path)?;
+        let text = json_file::read_text(path, MAX_SHARD_BYTES, "a shard report")?;
         ShardFile::parse(path, &text)
     }
 
