@@ -185,3 +185,88 @@ fn a_face_down_step_hook_that_acts_turns_the_card_up_after_the_steps_before_it()
         "{ev:?}"
     );
 }
+
+/// The demo mission with two Hidden Agendas in the content, `agenda` dealt: `quiet` has no
+/// hooks; `sly` listens everywhere and shows nothing (a no-op step hook, a no-op
+/// `before_attack`, an `after_damage` that only counts in `game.storage`).
+fn demo_with_agenda(agenda: &str, seed: u64) -> (Game, Content) {
+    let mut c = base_like();
+    for id in ["quiet", "sly"] {
+        c.cards.insert(
+            id.into(),
+            CardDef {
+                id: id.into(),
+                name: id.into(),
+                text: String::new(),
+                deck: Deck::HiddenAgenda,
+                target: CardTarget::None,
+                copies: 1,
+                play: None,
+            },
+        );
+    }
+    let sly: Vec<(Hook, Box<Body>)> = vec![
+        (Hook::Step, Box::new(|_, _| Ok(()))),
+        (Hook::BeforeAttack, Box::new(|_, _| Ok(()))),
+        (
+            Hook::AfterDamage,
+            Box::new(|ctx, _| {
+                let n = match ctx.storage() {
+                    Some(storage::Value::Int(n)) => *n,
+                    _ => 0,
+                };
+                ctx.set_storage(storage::Value::Int(n + 1))
+            }),
+        ),
+    ];
+    for (hook, body) in sly {
+        c.triggers.push(TriggerDef {
+            source: "sly".into(),
+            owner: Owner::Card("sly".into()),
+            hook,
+            handler: Rc::new(FnTrigger(body)),
+        });
+    }
+    let mut s = demo_setup();
+    s.agenda = Some(agenda.to_string());
+    let st = s.start(&c, seed).expect("the demo starts");
+    (Game::new(st, "demo", seed), c)
+}
+
+#[test]
+fn the_heroes_see_the_same_game_whichever_agenda_is_dealt_until_it_is_turned_up() {
+    for seed in 0..12 {
+        // The same actions and answers in both games: a leak is any difference in what the
+        // Heroes are shown before the card is turned up.
+        let (mut quiet, c) = demo_with_agenda("quiet", seed);
+        let mut ctl = Controllers::new(Box::new(ai::AiController), Box::new(ai::AiController));
+        let (mut h, mut o) = (ai::HeroAi, ai::OvermindAi);
+        for _ in 0..400 {
+            if !ai::ai_step(&mut quiet, &c, &mut ctl, &mut h, &mut o) {
+                break;
+            }
+        }
+        let (sly, c2) = demo_with_agenda("sly", seed);
+        let replayed = Game::replay(sly.state, "demo", seed, &quiet.record, &c2);
+        let sly = match replayed {
+            Ok(g) => g,
+            Err((i, e)) => panic!("seed {seed}: action {i} refused with the other agenda: {e}"),
+        };
+        let shown = |g: &Game| -> Vec<String> {
+            g.log
+                .iter()
+                .take_while(|e| !matches!(e, Event::CardRevealed { .. }))
+                .map(|e| serde_json::to_string(e).expect("serialises"))
+                .collect()
+        };
+        let (a, b) = (shown(&quiet), shown(&sly));
+        let n = a.len().min(b.len());
+        if let Some(i) = (0..n).find(|&i| a[i] != b[i]) {
+            panic!("seed {seed}: event {i} differs: {} / {}", a[i], b[i]);
+        }
+        assert!(
+            n > 50,
+            "seed {seed}: the games went on ({n} events compared)"
+        );
+    }
+}
