@@ -514,7 +514,9 @@ fn place_token(lua: &Lua, _: &GameRef, a: MultiValue) -> mlua::Result<MultiValue
     a.at_most(2)?;
     let kind = a.string(0, "kind")?;
     let at = a.pos(1, "square")?;
-    let placed = with_ctx(lua, move |_, ctx| {
+    let placed = with_ctx(lua, move |lua, ctx| {
+        // Charged by the tokens its id is found among (bounded by `max_tokens`).
+        charge(lua, token_units(ctx))?;
         let id = ctx
             .place_token(&kind, at)
             .map_err(|e| core_err("place_token", &e))?;
