@@ -208,72 +208,63 @@ impl Save {
                  printable text",
             ));
         }
-        let items = json_file::array_items(text, "packs");
+        // The `i`-th entry of the list `key` (or the list itself) is wrong: `message` there.
+        let at_item = |key: &str, i: usize, message: &str| -> Result<(), CliError> {
+            let at = json_file::array_items(text, key)
+                .get(i)
+                .copied()
+                .unwrap_or_else(|| json_file::position_of(text, &format!("\"{key}\"")));
+            Err(json_file::problem(path, at, message))
+        };
         if let Some(i) = self
             .packs
             .iter()
             .position(|p| overmind_core::source::has_control(&p.to_string_lossy()))
         {
-            let at = items
-                .get(i)
-                .copied()
-                .unwrap_or_else(|| json_file::position_of(text, "\"packs\""));
-            return Err(json_file::problem(
-                path,
-                at,
+            return at_item(
+                "packs",
+                i,
                 &format!(
                     "pack {} holds a control character: expected a path of printable text",
                     i + 1
                 ),
-            ));
+            );
         }
         let mut seen: std::collections::HashMap<&Path, usize> =
             std::collections::HashMap::with_capacity(self.packs.len());
         for (i, p) in self.packs.iter().enumerate() {
             if let Some(first) = seen.get(p.as_path()) {
-                let at = json_file::array_items(text, "packs")
-                    .get(i)
-                    .copied()
-                    .unwrap_or_else(|| json_file::position_of(text, "\"packs\""));
-                return Err(json_file::problem(
-                    path,
-                    at,
+                return at_item(
+                    "packs",
+                    i,
                     &format!(
                         "pack {:?} is named twice (first as pack {}): a save names each pack once",
                         p.display().to_string(),
                         first + 1
                     ),
-                ));
+                );
             }
             seen.insert(p, i);
         }
         if self.packs.len() > MAX_SAVE_PACKS {
-            let at = json_file::array_items(text, "packs")
-                .get(MAX_SAVE_PACKS)
-                .copied()
-                .unwrap_or_else(|| json_file::position_of(text, "\"packs\""));
-            return Err(json_file::problem(
-                path,
-                at,
+            return at_item(
+                "packs",
+                MAX_SAVE_PACKS,
                 &format!(
                     "a save names at most {MAX_SAVE_PACKS} packs: this one names {}",
                     self.packs.len()
                 ),
-            ));
+            );
         }
         if self.records.len() > MAX_SAVE_RECORDS {
-            let at = json_file::array_items(text, "records")
-                .get(MAX_SAVE_RECORDS)
-                .copied()
-                .unwrap_or_else(|| json_file::position_of(text, "\"records\""));
-            return Err(json_file::problem(
-                path,
-                at,
+            return at_item(
+                "records",
+                MAX_SAVE_RECORDS,
                 &format!(
                     "a save holds at most {MAX_SAVE_RECORDS} records: this one holds {}",
                     self.records.len()
                 ),
-            ));
+            );
         }
         if let Some((i, r)) = self
             .records
@@ -281,19 +272,15 @@ impl Save {
             .enumerate()
             .find(|(_, r)| r.answers.len() > MAX_RECORD_ANSWERS)
         {
-            let at = json_file::array_items(text, "records")
-                .get(i)
-                .copied()
-                .unwrap_or_else(|| json_file::position_of(text, "\"records\""));
-            return Err(json_file::problem(
-                path,
-                at,
+            return at_item(
+                "records",
+                i,
                 &format!(
                     "record {} holds {} answers: a record holds at most {MAX_RECORD_ANSWERS}",
                     i + 1,
                     r.answers.len()
                 ),
-            ));
+            );
         }
         Ok(())
     }

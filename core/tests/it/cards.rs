@@ -9,19 +9,9 @@ use crate::common;
 use common::*;
 use overmind_core::card::{CardDef, CardTarget, Deck};
 use overmind_core::interrupt::Interrupt;
-use overmind_core::trigger::{Hook, Moment, Owner, Trigger, TriggerDef};
+use overmind_core::trigger::{Hook, Owner, Trigger, TriggerDef};
 use overmind_core::*;
 use std::rc::Rc;
-
-type Body = dyn Fn(&mut BehaviourCtx<'_, '_>, &Moment) -> Result<(), BehaviourError>;
-
-struct FnTrigger(Box<Body>);
-
-impl Trigger for FnTrigger {
-    fn fire(&self, ctx: &mut BehaviourCtx<'_, '_>, m: &Moment) -> Result<(), BehaviourError> {
-        (self.0)(ctx, m)
-    }
-}
 
 fn card(
     w: &mut World,

@@ -8,19 +8,9 @@ use crate::common;
 use common::*;
 use overmind_core::state::{Contents, Stat, Until};
 use overmind_core::token::{TokenClass, TokenKind};
-use overmind_core::trigger::{Hook, Moment, Owner, Trigger, TriggerDef};
+use overmind_core::trigger::{Hook, Owner, TriggerDef};
 use overmind_core::*;
 use std::rc::Rc;
-
-type Body = dyn Fn(&mut BehaviourCtx<'_, '_>, &Moment) -> Result<(), BehaviourError>;
-
-struct FnTrigger(Box<Body>);
-
-impl Trigger for FnTrigger {
-    fn fire(&self, ctx: &mut BehaviourCtx<'_, '_>, m: &Moment) -> Result<(), BehaviourError> {
-        (self.0)(ctx, m)
-    }
-}
 
 /// A game whose round 1 starts with the hook `body` (a pack's `round_start` rule), under
 /// `rules`; the first action runs it.

@@ -8,19 +8,9 @@ use crate::common;
 use common::*;
 use overmind_core::card::{CardDef, CardTarget, Deck};
 use overmind_core::event::Roll;
-use overmind_core::trigger::{Hook, Moment, Owner, Trigger, TriggerDef};
+use overmind_core::trigger::{Hook, Owner, TriggerDef};
 use overmind_core::*;
 use std::rc::Rc;
-
-type Body = dyn Fn(&mut BehaviourCtx<'_, '_>, &Moment) -> Result<(), BehaviourError>;
-
-struct FnTrigger(Box<Body>);
-
-impl Trigger for FnTrigger {
-    fn fire(&self, ctx: &mut BehaviourCtx<'_, '_>, m: &Moment) -> Result<(), BehaviourError> {
-        (self.0)(ctx, m)
-    }
-}
 
 /// A world whose only Hidden Agenda, `plot`, has the hooks `hooks`; `dealt` false leaves it
 /// out of the game (the same world, no agenda dealt).

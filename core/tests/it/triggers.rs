@@ -8,20 +8,10 @@ use common::*;
 use overmind_core::event::{Change, Roll};
 use overmind_core::state::{Stat, StatusName, Until};
 use overmind_core::token::{Token, TokenClass, TokenKind};
-use overmind_core::trigger::{Hook, Moment, Owner, Trigger, TriggerDef};
+use overmind_core::trigger::{Hook, Owner, TriggerDef};
 use overmind_core::*;
 use std::cell::RefCell;
 use std::rc::Rc;
-
-type Body = dyn Fn(&mut BehaviourCtx<'_, '_>, &Moment) -> Result<(), BehaviourError>;
-
-struct FnTrigger(Box<Body>);
-
-impl Trigger for FnTrigger {
-    fn fire(&self, ctx: &mut BehaviourCtx<'_, '_>, m: &Moment) -> Result<(), BehaviourError> {
-        (self.0)(ctx, m)
-    }
-}
 
 fn add(w: &mut World, source: &str, owner: Owner, hook: Hook, body: Box<Body>) {
     w.content.triggers.push(TriggerDef {

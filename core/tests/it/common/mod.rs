@@ -80,6 +80,22 @@ impl Behaviour for Probe {
     }
 }
 
+/// The body of a native test trigger or card play.
+pub type Body = dyn Fn(&mut BehaviourCtx<'_, '_>, &trigger::Moment) -> Result<(), BehaviourError>;
+
+/// A trigger (or a card's play) that runs a [`Body`].
+pub struct FnTrigger(pub Box<Body>);
+
+impl trigger::Trigger for FnTrigger {
+    fn fire(
+        &self,
+        ctx: &mut BehaviourCtx<'_, '_>,
+        m: &trigger::Moment,
+    ) -> Result<(), BehaviourError> {
+        (self.0)(ctx, m)
+    }
+}
+
 pub struct World {
     pub content: Content,
     pub ran: Rc<RefCell<Vec<String>>>,
