@@ -474,6 +474,7 @@ local Blip = {}
 ---@field max_behaviour_depth integer Most behaviours nested inside behaviours.
 ---@field max_rounds integer Round limit when a mission names none.
 ---@field lua_instructions integer Lua instruction budget per behaviour call or script load.
+---@field lua_step_instructions integer Lua instructions all the calls of one game step may spend (public calls and face-down cards' hooks counted apart).
 ---@field lua_memory_mib integer Lua memory budget, MiB.
 ---@field lua_call_depth integer Lua nested call budget.
 ---@field hand_size integer Most cards the Overmind holds.

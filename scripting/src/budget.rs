@@ -56,6 +56,8 @@ impl Default for Limits {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Exhausted {
     Instructions,
+    /// The call's budget was cut to what its game step had left, and that ran out.
+    Step,
     Memory,
     Depth,
 }
@@ -81,6 +83,12 @@ impl fmt::Display for BudgetError {
                 "instruction budget exhausted ({} instructions per call)",
                 self.limit
             ),
+            Exhausted::Step => write!(
+                f,
+                "instruction budget exhausted: this game step's scripts had {} instructions \
+                 left for this call (`lua_step_instructions` in rules.toml)",
+                self.limit
+            ),
             Exhausted::Memory => match &self.detail {
                 Some(detail) => write!(f, "memory budget exhausted: {detail}"),
                 None => write!(f, "memory budget exhausted ({} bytes)", self.limit),
@@ -96,60 +104,115 @@ impl fmt::Display for BudgetError {
 
 impl std::error::Error for BudgetError {}
 
-/// The running tally of one call. Shared (by `Rc`) between the sandbox, the hook and the
-/// host functions the prelude calls.
+/// One host call into a script, nested or not: its own instruction count and limit, so that a
+/// call nested in another (a face-down card's hook inside a public token's) spends only its
+/// own budget (docs/SANDBOX.md).
+#[derive(Debug)]
+struct Frame {
+    /// Instructions this call has spent itself, not counting the calls nested in it.
+    used: u64,
+    /// Its budget: the per-call limit, or less when the step's pool has less left.
+    limit: u64,
+    /// Its instruction budget ran out here.
+    spent: Option<BudgetError>,
+    /// Where it failed, once an error has escaped its script (the message handler runs before
+    /// `<close>` handlers do). Nothing the script asks of the game after that acts, and the
+    /// call reports this failure.
+    failure: Option<crate::error::ScriptFailure>,
+}
+
+/// What one host call spent and how it ended, when it is left.
+#[derive(Debug)]
+pub(crate) struct Left {
+    /// Instructions the call spent itself.
+    pub(crate) used: u64,
+    /// Its instruction budget ran out.
+    pub(crate) spent: Option<BudgetError>,
+    /// Where it failed first.
+    pub(crate) failure: Option<crate::error::ScriptFailure>,
+}
+
+/// The running tallies of the calls in progress. Shared (by `Rc`) between the sandbox, the
+/// hook and the host functions the prelude calls.
+///
+/// Instructions are counted per call ([`Frame`]); memory and call depth are the Lua state's
+/// and the running stack's, so running out of either ends every call in progress.
 #[derive(Debug)]
 pub(crate) struct BudgetState {
     pub(crate) limits: Limits,
-    used: Cell<u64>,
+    /// Instructions counted while no call runs (the hook between calls).
+    idle: Cell<u64>,
     spent: Cell<Option<Exhausted>>,
     error: RefCell<Option<BudgetError>>,
     pub(crate) alloc: Rc<AllocCounters>,
-    /// Per host call running, innermost last: where it failed, once an error has escaped
-    /// the script (the message handler runs before `<close>` handlers do). Nothing the script
-    /// asks of the game after that acts, and the call reports this failure.
-    failures: RefCell<Vec<Option<crate::error::ScriptFailure>>>,
+    /// The host calls running, innermost last.
+    frames: RefCell<Vec<Frame>>,
 }
 
 impl BudgetState {
     pub(crate) fn new(limits: Limits, alloc: Rc<AllocCounters>) -> Self {
         Self {
             limits,
-            used: Cell::new(0),
+            idle: Cell::new(0),
             spent: Cell::new(None),
             error: RefCell::new(None),
             alloc,
-            failures: RefCell::new(Vec::new()),
+            frames: RefCell::new(Vec::new()),
         }
     }
 
-    /// A host call into a script starts (nested ones inside another's job included).
-    pub(crate) fn enter_call(&self) {
-        self.failures.borrow_mut().push(None);
+    /// A host call into a script starts (nested ones inside another's job included), with an
+    /// instruction budget of its own of at most `limit`.
+    pub(crate) fn enter_call(&self, limit: u64) {
+        self.settle();
+        self.frames.borrow_mut().push(Frame {
+            used: 0,
+            limit: limit.min(self.limits.instructions),
+            spent: None,
+            failure: None,
+        });
+        self.allow();
     }
 
-    /// The innermost host call ends: where it failed, if it did.
-    pub(crate) fn leave_call(&self) -> Option<crate::error::ScriptFailure> {
-        self.failures.borrow_mut().pop().flatten()
+    /// The innermost host call ends: what it spent, and where it failed if it did.
+    pub(crate) fn leave_call(&self) -> Left {
+        self.settle();
+        let frame = self.frames.borrow_mut().pop();
+        self.allow();
+        match frame {
+            Some(f) => Left {
+                used: f.used,
+                spent: f.spent,
+                failure: f.failure,
+            },
+            None => Left {
+                used: 0,
+                spent: None,
+                failure: None,
+            },
+        }
     }
 
     /// An error escaped the innermost running call's script: the first one is its failure.
     pub(crate) fn record_failure(&self, failure: &crate::error::ScriptFailure) {
-        if let Some(top @ None) = self.failures.borrow_mut().last_mut() {
-            *top = Some(failure.clone());
+        if let Some(top) = self.frames.borrow_mut().last_mut() {
+            if top.failure.is_none() {
+                top.failure = Some(failure.clone());
+            }
         }
     }
 
     /// Where the innermost running call failed, once it has.
     pub(crate) fn failed(&self) -> Option<crate::error::ScriptFailure> {
-        self.failures.borrow().last().cloned().flatten()
+        self.frames.borrow().last().and_then(|f| f.failure.clone())
     }
 
-    /// Starts a fresh budget (a new call, or idle time after one).
+    /// Starts fresh (a new outermost call, or idle time after one).
     pub(crate) fn reset(&self) {
-        self.used.set(0);
+        self.idle.set(0);
         self.spent.set(None);
         self.error.replace(None);
+        self.frames.borrow_mut().clear();
         crate::collate::take_pending();
         crate::collate::set_allowance(self.limits.instructions);
         self.alloc.take_charged_bytes();
@@ -157,21 +220,34 @@ impl BudgetState {
         self.alloc.take_hash_cap_hit();
     }
 
-    /// The budget error of this call, if one was spent.
+    /// The budget error of the innermost running call, if one was spent (memory and depth are
+    /// every running call's).
     pub(crate) fn spent_error(&self) -> Option<BudgetError> {
+        if let Some(e) = self.error.borrow().clone() {
+            return Some(e);
+        }
+        self.frames.borrow().last().and_then(|f| f.spent.clone())
+    }
+
+    /// The memory or call-depth budget ran out: every running call ends.
+    pub(crate) fn state_spent(&self) -> Option<BudgetError> {
         self.error.borrow().clone()
     }
 
     pub(crate) fn is_spent(&self) -> bool {
-        self.spent.get().is_some()
+        self.spent_error().is_some()
     }
 
-    /// Instruction units left in this call.
+    /// Instruction units left in the innermost running call.
     pub(crate) fn remaining(&self) -> u64 {
-        self.limits.instructions.saturating_sub(self.used.get())
+        match self.frames.borrow().last() {
+            Some(f) => f.limit.saturating_sub(f.used),
+            None => self.limits.instructions.saturating_sub(self.idle.get()),
+        }
     }
 
     /// Records that `kind` ran out (the first exhaustion wins) and returns the error to raise.
+    /// Instructions run out for the innermost call alone; memory and depth for all of them.
     pub(crate) fn exhaust(
         &self,
         kind: Exhausted,
@@ -181,10 +257,18 @@ impl BudgetState {
         if let Some(existing) = self.spent_error() {
             return existing;
         }
+        let mut frames = self.frames.borrow_mut();
         let limit = match kind {
-            Exhausted::Instructions => self.limits.instructions,
+            Exhausted::Instructions | Exhausted::Step => {
+                frames.last().map_or(self.limits.instructions, |f| f.limit)
+            }
             Exhausted::Memory => u64::try_from(self.limits.memory_bytes).unwrap_or(u64::MAX),
             Exhausted::Depth => u64::from(self.limits.call_depth),
+        };
+        // A call given less than the per-call budget ran out of what its step had left.
+        let kind = match kind {
+            Exhausted::Instructions if limit < self.limits.instructions => Exhausted::Step,
+            k => k,
         };
         let err = BudgetError {
             kind,
@@ -192,8 +276,15 @@ impl BudgetState {
             location,
             detail,
         };
-        self.spent.set(Some(kind));
-        self.error.replace(Some(err.clone()));
+        match (kind, frames.last_mut()) {
+            (Exhausted::Instructions | Exhausted::Step, Some(top)) => {
+                top.spent = Some(err.clone());
+            }
+            _ => {
+                self.spent.set(Some(kind));
+                self.error.replace(Some(err.clone()));
+            }
+        }
         crate::collate::set_allowance(0);
         err
     }
@@ -203,9 +294,40 @@ impl BudgetState {
         self.spent_error()
     }
 
+    /// Moves work counted outside the hook (large allocations, collation) onto the innermost
+    /// call, so that each call pays for its own.
+    fn settle(&self) {
+        let units = (self.alloc.take_charged_bytes() / BYTES_PER_UNIT)
+            .saturating_add(crate::collate::take_pending());
+        self.add(units);
+    }
+
+    fn add(&self, units: u64) -> u64 {
+        match self.frames.borrow_mut().last_mut() {
+            Some(f) => {
+                f.used = f.used.saturating_add(units);
+                f.used
+            }
+            None => {
+                let used = self.idle.get().saturating_add(units);
+                self.idle.set(used);
+                used
+            }
+        }
+    }
+
+    /// Tells the collation code what the innermost call has left.
+    fn allow(&self) {
+        if self.is_spent() {
+            crate::collate::set_allowance(0);
+        } else {
+            crate::collate::set_allowance(self.remaining());
+        }
+    }
+
     /// Charges `units` instructions' worth of work (plus any large allocations since the last
-    /// charge). Fails once the budget is spent; `locate` is asked for the script's position
-    /// only then.
+    /// charge) to the innermost running call. Fails once its budget is spent; `locate` is asked
+    /// for the script's position only then.
     pub(crate) fn consume(
         &self,
         units: u64,
@@ -214,19 +336,22 @@ impl BudgetState {
         if let Some(err) = self.again() {
             return Err(err);
         }
-        let alloc_units = self.alloc.take_charged_bytes() / BYTES_PER_UNIT;
-        let used = self
-            .used
-            .get()
-            .saturating_add(units)
-            .saturating_add(alloc_units)
+        let extra = (self.alloc.take_charged_bytes() / BYTES_PER_UNIT)
             .saturating_add(crate::collate::take_pending());
-        self.used.set(used);
-        if used > self.limits.instructions {
+        self.add(units.saturating_add(extra));
+        if self.over() {
             return Err(self.exhaust(Exhausted::Instructions, locate(), None));
         }
-        crate::collate::set_allowance(self.limits.instructions - used);
+        crate::collate::set_allowance(self.remaining());
         Ok(())
+    }
+
+    /// The innermost call (or idle time) has spent more than its budget.
+    fn over(&self) -> bool {
+        match self.frames.borrow().last() {
+            Some(f) => f.used > f.limit,
+            None => self.idle.get() > self.limits.instructions,
+        }
     }
 
     /// A memory error seen inside Lua: a string over the string limit, or the state's limit.

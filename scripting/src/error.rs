@@ -111,6 +111,15 @@ pub enum ScriptError {
         /// Where the script was when the budget ran out.
         location: Option<Location>,
     },
+    /// The call's budget was cut to what its game step had left (`lua_step_instructions`), and
+    /// that is spent. Its kind is [`ErrorKind::InstructionBudget`].
+    #[error("{}instruction budget exhausted: this game step's scripts had {limit} instructions left for this call (`lua_step_instructions` in rules.toml)", prefix(.location))]
+    StepBudget {
+        /// What the step had left for the call, in VM instructions.
+        limit: u64,
+        /// Where the script was when the budget ran out.
+        location: Option<Location>,
+    },
     /// The memory budget is spent.
     #[error("{}memory budget exhausted: {detail}", prefix(.location))]
     MemoryBudget {
@@ -174,7 +183,9 @@ impl ScriptError {
     #[must_use]
     pub fn kind(&self) -> ErrorKind {
         match self {
-            Self::InstructionBudget { .. } => ErrorKind::InstructionBudget,
+            Self::InstructionBudget { .. } | Self::StepBudget { .. } => {
+                ErrorKind::InstructionBudget
+            }
             Self::MemoryBudget { .. } => ErrorKind::MemoryBudget,
             Self::DepthBudget { .. } => ErrorKind::DepthBudget,
             Self::Runtime { .. } => ErrorKind::Runtime,
@@ -189,6 +200,7 @@ impl ScriptError {
     pub fn location(&self) -> Option<Location> {
         match self {
             Self::InstructionBudget { location, .. }
+            | Self::StepBudget { location, .. }
             | Self::MemoryBudget { location, .. }
             | Self::DepthBudget { location, .. }
             | Self::Runtime { location, .. } => location.clone(),
@@ -243,6 +255,13 @@ impl ScriptError {
                 limit,
                 location: at(),
             },
+            Self::StepBudget {
+                limit,
+                location: None,
+            } => Self::StepBudget {
+                limit,
+                location: at(),
+            },
             Self::Runtime {
                 message,
                 location: None,
@@ -266,6 +285,10 @@ impl ScriptError {
         let location = err.location.clone();
         match err.kind {
             Exhausted::Instructions => Self::InstructionBudget {
+                limit: err.limit,
+                location,
+            },
+            Exhausted::Step => Self::StepBudget {
                 limit: err.limit,
                 location,
             },

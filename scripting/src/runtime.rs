@@ -424,7 +424,11 @@ impl ScriptHost {
         let mut rng = || cell.try_borrow_mut().map_or(0, |mut c| c.random_u64());
         let calls = &self.calls;
         let sandbox = &self.sandbox;
-        let result = self.sandbox.call_with_rng(&mut rng, |lua| {
+        // Each call has a budget of its own, cut to what its step has left: what a call nested
+        // in this one spends (a face-down card's hook inside a public token's) is not this
+        // call's, and each is charged to its own step pool (docs/SANDBOX.md).
+        let limit = cell.try_borrow().map_or(0, |c| c.step_instructions_left());
+        let (result, used) = self.sandbox.call_within(limit, &mut rng, |lua| {
             lua.scope(|scope| {
                 let trampoline = scope.create_function(|lua, ()| calls.run_job(lua, &cell))?;
                 let _entered = calls.enter(trampoline);
@@ -438,12 +442,13 @@ impl ScriptHost {
         let table = storage.table();
         drop(storage);
         let ctx = cell.into_inner();
+        ctx.spend_step_instructions(used);
         let kept = match table {
             Some(t) => keep_storage(script, &t, ctx).err(),
             None => None,
         };
-        // A spent budget is the whole outermost call's: the sandbox keeps it spent until that
-        // call ends, so the behaviours around this one end too, through any `pcall`.
+        // A spent instruction budget is this call's alone; a spent memory or depth budget is
+        // the whole outermost call's, so the behaviours around this one end too.
         let (value, failed) = match result {
             Ok(v) => (v, None),
             Err(e) => (

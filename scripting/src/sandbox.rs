@@ -10,7 +10,7 @@ use mlua::{
 };
 
 use crate::alloc::{AllocCounters, Shim};
-use crate::budget::{install_hook, BudgetState, Exhausted, Limits};
+use crate::budget::{install_hook, BudgetError, BudgetState, Exhausted, Limits};
 use crate::error::{from_lua_error, ErrorKind, Location, ScriptError};
 use crate::host::{self, PrintLine, PrintSink};
 
@@ -337,9 +337,9 @@ impl Sandbox {
     /// Runs host code that calls into Lua under one per-call budget, with no RNG
     /// (`math.random` raises).
     ///
-    /// Nested calls (from inside `f`, or from a Rust callback a script called) share the
-    /// outermost call's budget. After the call, whatever happened, the budget is fresh for the
-    /// next one.
+    /// A call nested in it (from inside `f`, or from a Rust callback a script called) has an
+    /// instruction budget of its own; memory and call depth are shared by every call running.
+    /// After the call, whatever happened, the budget is fresh for the next one.
     ///
     /// # Errors
     /// The error `f` returns, converted: a spent budget always wins over the error value a
@@ -425,15 +425,40 @@ impl Sandbox {
         rng: Option<&mut dyn FnMut() -> u64>,
         f: impl FnOnce(&Lua) -> mlua::Result<R>,
     ) -> Result<R, ScriptError> {
+        self.run_within(self.budget.limits.instructions, rng, f).0
+    }
+
+    /// [`call_with_rng`](Self::call_with_rng) with an instruction budget of at most `limit` for
+    /// this call alone, also when it is nested in another: the instructions of the calls nested
+    /// in it are theirs, not its. Returns the result and the instructions this call spent
+    /// itself, for the caller to charge to a larger pool (a game step's).
+    ///
+    /// # Errors
+    /// As [`call`](Self::call).
+    pub fn call_within<R>(
+        &self,
+        limit: u64,
+        rng: &mut dyn FnMut() -> u64,
+        f: impl FnOnce(&Lua) -> mlua::Result<R>,
+    ) -> (Result<R, ScriptError>, u64) {
+        self.run_within(limit, Some(rng), f)
+    }
+
+    fn run_within<R>(
+        &self,
+        limit: u64,
+        rng: Option<&mut dyn FnMut() -> u64>,
+        f: impl FnOnce(&Lua) -> mlua::Result<R>,
+    ) -> (Result<R, ScriptError>, u64) {
         let outermost = self.nesting.get() == 0;
         if outermost {
             self.budget.reset();
             if let Err(e) = self.api.new_call.call::<()>(()) {
-                return Err(setup(e));
+                return (Err(setup(e)), 0);
             }
         }
         self.nesting.set(self.nesting.get() + 1);
-        self.budget.enter_call();
+        self.budget.enter_call(limit);
         let result = self.lua.scope(|scope| {
             // An integer key: a string key would be made (interned) again at every call.
             let previous: Value = self.slots.raw_get(RNG_SLOT)?;
@@ -450,23 +475,23 @@ impl Sandbox {
             Ok(value)
         });
         self.nesting.set(self.nesting.get() - 1);
-        let first_failure = self.budget.leave_call();
+        let left = self.budget.leave_call();
+        // This call's own instruction budget, or the state's memory or depth (which end every
+        // call running).
+        let spent = self.budget.state_spent().or(left.spent);
         let result = match result {
-            // A budget spent inside (by a nested call whose error a script could not see, or
-            // right before returning) ends this call too.
-            Ok(_) if self.budget.is_spent() => {
-                let spent = self
-                    .budget
-                    .spent_error()
-                    .map(|e| ScriptError::from_budget(&e));
+            // A budget spent inside (right before returning, or the state's by a nested call
+            // whose error a script could not see) ends this call too.
+            Ok(_) if spent.is_some() => {
+                let spent = spent.map(|e| ScriptError::from_budget(&e));
                 Err(spent.map_or_else(|| ScriptError::host("budget spent"), |e| self.fill(e)))
             }
             Ok(v) => Ok(v),
             // The call failed where its first error escaped the script: what a `<close>`
             // handler raised while it unwound does not move the failure.
-            Err(err) => match first_failure {
-                Some(f) if !self.budget.is_spent() => Err(self.classify(&mlua::Error::external(f))),
-                _ => Err(self.classify(&err)),
+            Err(err) => match left.failure {
+                Some(f) if spent.is_none() => Err(self.classify(&mlua::Error::external(f), None)),
+                _ => Err(self.classify(&err, spent)),
             },
         };
         if outermost {
@@ -479,7 +504,7 @@ impl Sandbox {
                 self.budget.reset();
             }
         }
-        result
+        (result, left.used)
     }
 
     /// Converts an error from a call: a spent budget wins over whatever error value escaped.
@@ -487,15 +512,14 @@ impl Sandbox {
     /// memory" reaching the host directly) spends that budget now, so the calls around this one
     /// (a behaviour that revealed the Blip whose behaviour this was) end too, through any
     /// `pcall`.
-    fn classify(&self, err: &mlua::Error) -> ScriptError {
-        let converted = match self.budget.spent_error() {
-            Some(spent) => ScriptError::from_budget(&spent),
+    fn classify(&self, err: &mlua::Error, spent: Option<BudgetError>) -> ScriptError {
+        let converted = match &spent {
+            Some(spent) => ScriptError::from_budget(spent),
             None => from_lua_error(err),
         };
         let filled = self.fill(converted);
-        if filled.is_budget() && !self.budget.is_spent() {
+        if filled.is_budget() && filled.kind() != ErrorKind::InstructionBudget && spent.is_none() {
             let kind = match filled.kind() {
-                ErrorKind::InstructionBudget => Exhausted::Instructions,
                 ErrorKind::MemoryBudget => Exhausted::Memory,
                 _ => Exhausted::Depth,
             };

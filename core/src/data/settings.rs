@@ -18,6 +18,9 @@ pub const MIN_LUA_INSTRUCTIONS: u64 = 1000;
 /// within about a second (about 0.3 s of plain Lua, 0.9 s allocating tables, release build;
 /// the default 1,000,000 costs 5 to 17 ms).
 pub const MAX_LUA_INSTRUCTIONS: u64 = 50_000_000;
+/// Most Lua instructions one step of the game may spend on each side of the screen
+/// (`lua_step_instructions`): ten calls spending the per-call cap.
+pub const MAX_LUA_STEP_INSTRUCTIONS: u64 = 500_000_000;
 /// Most memory the Lua state may use, in MiB (`lua_memory_mib`).
 pub const MAX_LUA_MEMORY_MIB: u64 = 1024;
 /// Most nested Lua calls (`lua_call_depth`).
@@ -36,7 +39,7 @@ pub const ACTIONS_PER_ACTIVATION: u32 = 2;
 pub const MAX_MODIFIER: u32 = 20;
 
 /// The settings `rules.toml` may hold, in `Rules` order.
-pub const KEYS: [&str; 26] = [
+pub const KEYS: [&str; 27] = [
     "los",
     "overmind_reveal_trigger",
     "die",
@@ -54,6 +57,7 @@ pub const KEYS: [&str; 26] = [
     "max_behaviour_depth",
     "max_rounds",
     "lua_instructions",
+    "lua_step_instructions",
     "lua_memory_mib",
     "lua_call_depth",
     "hand_size",
@@ -134,6 +138,10 @@ pub struct Rules {
     pub max_rounds: u32,
     /// Lua budget: VM instructions per behaviour call or script load.
     pub lua_instructions: u64,
+    /// Lua budget: VM instructions all the script calls of one game step may spend, counted
+    /// apart for calls the Heroes may know of and for face-down cards' hooks, so that what a
+    /// hidden hook spends never fails a public one (docs/SANDBOX.md).
+    pub lua_step_instructions: u64,
     /// Lua budget: memory for the whole script state, in MiB.
     pub lua_memory_mib: u64,
     /// Lua budget: nested Lua calls.
@@ -176,6 +184,7 @@ impl Default for Rules {
             max_behaviour_depth: 4,
             max_rounds: 12,
             lua_instructions: 1_000_000,
+            lua_step_instructions: 10_000_000,
             lua_memory_mib: 64,
             lua_call_depth: 200,
             hand_size: 5,
@@ -245,6 +254,12 @@ impl Rules {
                 self.lua_instructions.into(),
                 MIN_LUA_INSTRUCTIONS.into(),
                 MAX_LUA_INSTRUCTIONS.into(),
+            ),
+            (
+                "lua_step_instructions",
+                self.lua_step_instructions.into(),
+                MIN_LUA_INSTRUCTIONS.into(),
+                MAX_LUA_STEP_INSTRUCTIONS.into(),
             ),
             (
                 "lua_memory_mib",

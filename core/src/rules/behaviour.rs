@@ -97,6 +97,8 @@ pub struct BehaviourCtx<'e, 'a> {
     logged: (usize, usize),
     /// Effects this call has caused (at most the `max_effects` setting).
     pub(in crate::rules) effects: u32,
+    /// The call is a face-down card's hook: its instructions come from the step's hidden pool.
+    pub(in crate::rules) hidden: bool,
 }
 
 /// Most `log` lines one behaviour call may write.
@@ -221,6 +223,7 @@ impl Engine<'_> {
                 feared: Vec::new(),
                 logged: (0, 0),
                 effects: 0,
+                hidden: false,
             };
             b.perform(&mut ctx)
         };
@@ -264,7 +267,25 @@ impl<'e, 'a> BehaviourCtx<'e, 'a> {
             feared: Vec::new(),
             logged: (0, 0),
             effects: 0,
+            hidden: false,
         }
+    }
+}
+
+impl BehaviourCtx<'_, '_> {
+    /// Lua instructions this call may still spend of its step's pool (`lua_step_instructions`):
+    /// the public pool, or a face-down card hook's own, so that nothing a hidden hook spends
+    /// shows in what a public call may do (docs/SANDBOX.md).
+    #[must_use]
+    pub fn step_instructions_left(&self) -> u64 {
+        self.eng.script_left[usize::from(self.hidden)]
+    }
+
+    /// Charges `used` instructions, spent by this call alone (not the calls nested in it), to
+    /// its step's pool.
+    pub fn spend_step_instructions(&mut self, used: u64) {
+        let left = &mut self.eng.script_left[usize::from(self.hidden)];
+        *left = left.saturating_sub(used);
     }
 }
 

@@ -26,6 +26,14 @@ impl<'e, 'a> BehaviourCtx<'e, 'a> {
     pub(crate) fn for_trigger(eng: &'e mut Engine<'a>, unit: Id, source: Id) -> Self {
         BehaviourCtx::for_score(eng, unit, source)
     }
+
+    /// A context for a face-down card's hook: its instructions come from the step's hidden
+    /// pool.
+    pub(crate) fn for_hidden_trigger(eng: &'e mut Engine<'a>, unit: Id, source: Id) -> Self {
+        let mut ctx = BehaviourCtx::for_score(eng, unit, source);
+        ctx.hidden = true;
+        ctx
+    }
 }
 
 impl<'a> BehaviourCtx<'_, 'a> {

@@ -35,10 +35,14 @@ pub(crate) struct Engine<'a> {
     /// `moved` event whatever the Overmind holds, unless the card acts (and is turned up
     /// first), outermost first.
     pub(in crate::rules) pending_moves: Vec<Event>,
+    /// Lua instructions this step's script calls may still spend: public calls, then face-down
+    /// cards' hooks (`lua_step_instructions` each, docs/SANDBOX.md).
+    pub(in crate::rules) script_left: [u64; 2],
 }
 
 impl<'a> Engine<'a> {
     pub fn new(st: &'a mut GameState, content: &'a Content, ctl: &'a mut Controllers) -> Self {
+        let step_pool = st.rules.lua_step_instructions;
         let actor = match st.phase {
             crate::data::state::Phase::Overmind => Side::Overmind,
             _ => Side::Heroes,
@@ -55,6 +59,7 @@ impl<'a> Engine<'a> {
             checking_victory: false,
             announce: Vec::new(),
             pending_moves: Vec::new(),
+            script_left: [step_pool; 2],
         }
     }
 

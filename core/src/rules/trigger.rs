@@ -167,7 +167,11 @@ impl Engine<'_> {
             self.depth += 1;
             let unit = moment.unit.unwrap_or_default();
             let result = {
-                let mut ctx = BehaviourCtx::for_trigger(self, unit, t.source);
+                let mut ctx = if hidden.is_some() {
+                    BehaviourCtx::for_hidden_trigger(self, unit, t.source)
+                } else {
+                    BehaviourCtx::for_trigger(self, unit, t.source)
+                };
                 t.handler.fire(&mut ctx, moment)
             };
             self.depth -= 1;

@@ -173,6 +173,18 @@ pub(crate) static RULES: Class<RulesRef> = Class {
         },
         Field {
             doc: FieldDoc {
+                name: "lua_step_instructions",
+                ty: "integer",
+                doc: "Lua instructions all the calls of one game step may spend (public calls and face-down cards' hooks counted apart).",
+            },
+            get: |_, r| {
+                Ok(Value::Integer(
+                    i64::try_from(r.0.lua_step_instructions).unwrap_or(i64::MAX),
+                ))
+            },
+        },
+        Field {
+            doc: FieldDoc {
                 name: "lua_memory_mib",
                 ty: "integer",
                 doc: "Lua memory budget, MiB.",

@@ -9,6 +9,7 @@ mod author_api;
 mod blip_reveal;
 mod cards;
 mod hands_leak;
+mod hidden_lua;
 mod load_errors;
 mod lua_vs_native;
 mod reload;

@@ -903,3 +903,49 @@ fn a_close_handler_acts_on_nothing_once_its_call_has_failed() {
         f[0]
     );
 }
+
+#[test]
+fn the_scripts_of_one_step_share_its_pool_and_the_next_step_has_a_fresh_one() {
+    let pack = Pack::new(&[
+        ("heroes/trooper.toml", HERO),
+        ("heroes/medic.toml", MEDIC),
+        ("aliens/grunt.lua", GRUNT),
+        ("rules.toml", "lua_step_instructions = 1500000\n"),
+    ]);
+    // About 430,000 instructions a step: three fit in the step's 1,500,000, the fourth does
+    // not, though each is well within one call's 1,000,000.
+    pack.write(
+        "triggers/toll.lua",
+        r#"return trigger {
+  id = "toll", name = "Toll", text = "Every step costs.",
+  on = {
+    step = function(game)
+      local x = 0
+      for i = 1, 200000 do
+        x = x + i
+      end
+      game:log("paid")
+    end,
+  },
+}
+"#,
+    );
+    let set = pack.load();
+    let mut g = game(&set, &[("T", "trooper", 0, 0), ("M", "medic", 0, 2)]);
+    let ev = act(&mut g, &set, walk("T", &[(1, 0), (2, 0), (3, 0)], (4, 0)));
+    assert_eq!(logs(&ev), ["paid", "paid", "paid"], "{ev:#?}");
+    let failed = failures(&ev);
+    assert_eq!(failed.len(), 1, "{ev:#?}");
+    assert_eq!((failed[0].0.as_str(), failed[0].1), ("toll", Hook::Step));
+    assert!(
+        failed[0].2.contains("triggers/toll.lua:")
+            && failed[0].2.contains("instruction budget exhausted")
+            && failed[0].2.contains("lua_step_instructions"),
+        "{}",
+        failed[0].2
+    );
+    // The next action is another step of the game, with the whole pool again.
+    let ev = act(&mut g, &set, walk("M", &[(1, 2)], (2, 2)));
+    assert_eq!(logs(&ev), ["paid", "paid"], "{ev:#?}");
+    assert!(failures(&ev).is_empty(), "{ev:#?}");
+}
