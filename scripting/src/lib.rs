@@ -89,11 +89,12 @@ mod error;
 mod host;
 mod pattern;
 mod sandbox;
+mod seal;
 
 pub use budget::{Limits, BYTES_PER_UNIT, HOOK_INTERVAL};
 pub use error::{from_lua_error, ErrorKind, Location, ScriptError, MAX_MESSAGE_BYTES};
 pub use host::{PrintLine, MAX_RESULTS};
-pub use sandbox::{Compiled, Sandbox, Script, MAX_SOURCE_BYTES};
+pub use sandbox::{Compiled, Sandbox, Script, Sealed, MAX_SOURCE_BYTES};
 
 /// The `mlua` this crate is built on, for binders that need its types.
 pub use mlua;

@@ -12,6 +12,13 @@
 
 local G, host = ...
 
+-- The debug library is the host's alone (sealing a script reads and sets its functions'
+-- upvalues): taken here, then removed before any script runs.
+local dbg = G.debug
+local getupvalue, setupvalue, upvalueid, getinfo =
+  dbg.getupvalue, dbg.setupvalue, dbg.upvalueid, dbg.getinfo
+G.debug = nil
+
 local type, select, error, rawget, rawset, rawequal, rawlen =
   G.type, G.select, G.error, G.rawget, G.rawset, G.rawequal, G.rawlen
 local next_raw, ipairs = G.next, G.ipairs
@@ -166,17 +173,35 @@ end
 
 local string_mt_view -- set below
 
+-- A sealed script's metatables, made read-only (see `seal`): the table the VM reads (raw) ->
+-- the read-only view scripts get. Weak keys: lookups only.
+local sealed_view = setmetatable_raw({}, { __mode = "k" })
+-- A sealed call's scratch environment -> the metatable the script gave it (`false`: none).
+-- Its real metatable reads the top level's globals and the library first (see `seal`).
+local scratch_mt = setmetatable_raw({}, { __mode = "k" })
+local scratch_globals = setmetatable_raw({}, { __mode = "k" })
+
 local function getmetatable(...)
   if select("#", ...) == 0 then error("bad argument #1 to 'getmetatable' (value expected)", 2) end
   local v = ...
   local tv = type(v)
-  if tv == "table" then return getmetatable_raw(v) end
+  if tv == "table" then
+    local env_mt = scratch_mt[v]
+    if env_mt ~= nil then return env_mt or nil end
+    local mt = getmetatable_raw(v)
+    return sealed_view[mt] or mt
+  end
   if tv == "string" then return string_mt_view end
   if tv == "userdata" then return meta_field(v, "__metatable") end
   return nil
 end
 
+local set_scratch_mt -- defined with the sealed scripts, below
+
 local function setmetatable(t, mt)
+  if scratch_mt[t] ~= nil then
+    return set_scratch_mt(t, mt)
+  end
   if type(mt) == "table" then
     if rawget(mt, "__gc") ~= nil then
       error("setmetatable: __gc finalizers are not allowed in scripts (they would run outside "
@@ -186,6 +211,13 @@ local function setmetatable(t, mt)
       error("setmetatable: weak tables (__mode) are not allowed in scripts (their contents "
         .. "would depend on when the garbage collector runs)", 2)
     end
+  end
+  -- A read-only metatable of a sealed script: the VM reads metamethods raw, so the object
+  -- gets the table behind the view (which scripts never see: `getmetatable` gives the view).
+  local behind = mt ~= nil and proxy_target[mt]
+  if behind then
+    sealed_view[behind] = mt
+    return setmetatable_raw(t, behind)
   end
   return setmetatable_raw(t, mt)
 end
@@ -1008,6 +1040,225 @@ local function load_first(shared, factory)
   return env, invoked(xpcall_raw(factory, describe_error, env))
 end
 
+---------------------------------------------------------------------------------------------
+-- Sealed scripts: made once, nothing carried between calls
+---------------------------------------------------------------------------------------------
+
+-- A definition script's top level runs once, when it loads; each call then runs one of the
+-- functions it defined. Nothing may carry from one call to the next but `game.storage`, so
+-- when the script is sealed:
+--  * every table its functions can reach (through their upvalues, the definition, the globals
+--    its top level set, their metatables) is replaced by a read-only copy: a write raises an
+--    error at the script's line that says why;
+--  * a coroutine reachable so is refused (its stack would carry state);
+--  * the script's `_ENV` becomes, at each call, a fresh scratch table whose misses read the
+--    (read-only) globals of the top level and the library, so globals live for one call.
+-- Assigning a local of the top level from a function is refused at load by the host, which
+-- reads Lua's compiled code (seal.rs).
+
+local SEALED = "a table made when the script loaded"
+
+local function sealed_write(_, key)
+  error("attempt to modify " .. SEALED .. " (field '" .. safe_tostring(key) .. "'): such "
+    .. "tables are read-only, so that nothing carries from one call to the next; keep state "
+    .. "in game.storage", 2)
+end
+
+-- Metamethods a read-only copy keeps from its table's metatable (the VM reads them raw).
+local KEPT_EVENTS = { "__add", "__sub", "__mul", "__div", "__mod", "__pow", "__unm", "__idiv",
+  "__band", "__bor", "__bxor", "__shl", "__shr", "__bnot", "__concat", "__eq", "__lt", "__le",
+  "__call", "__tostring", "__name", "__close" }
+
+local function is_script_function(f, source)
+  local info = getinfo(f, "S")
+  return info.what ~= "C" and (info.source == source or info.source == "=(load)")
+end
+
+local seal_value
+
+local function seal_table(t, source, seen)
+  local copy = {}
+  local meta = {
+    __index = copy,
+    __newindex = sealed_write,
+    __len = function() return rawlen(copy) end,
+    __metatable = false, -- set below: the view of its metatable, or nil
+  }
+  local proxy = setmetatable_raw({}, meta)
+  proxy_target[proxy] = copy
+  seen[t] = proxy
+  local k, v = next_raw(t)
+  while k ~= nil do
+    rawset(copy, seal_value(k, source, seen), seal_value(v, source, seen))
+    k, v = next_raw(t, k)
+  end
+  local mt = getmetatable_raw(t)
+  if type(mt) == "table" then
+    local view = seal_value(mt, source, seen)
+    local behind = proxy_target[view]
+    setmetatable_raw(copy, behind)
+    sealed_view[behind] = view
+    for i = 1, #KEPT_EVENTS do
+      local e = KEPT_EVENTS[i]
+      local m = rawget(behind, e)
+      if m ~= nil then rawset(meta, e, m) end
+    end
+    meta.__metatable = view
+  else
+    meta.__metatable = nil
+  end
+  return proxy
+end
+
+local function seal_function(f, source, seen, cells)
+  seen[f] = f
+  if not is_script_function(f, source) then return f end
+  local i = 1
+  while true do
+    local name, v = getupvalue(f, i)
+    if name == nil then break end
+    if name == "_ENV" and type(v) == "table" then
+      -- The script's environment: swapped for each call's scratch table (one entry per
+      -- upvalue cell).
+      local id = upvalueid(f, i)
+      if cells.ids[id] == nil then
+        cells.ids[id] = true
+        cells[#cells + 1] = f
+        cells[#cells + 1] = i
+      end
+    else
+      local sealed = seal_value(v, source, seen, cells)
+      if not rawequal(sealed, v) then setupvalue(f, i, sealed) end
+    end
+    i = i + 1
+  end
+  return f
+end
+
+seal_value = function(v, source, seen, cells)
+  local tv = type(v)
+  if tv == "table" then
+    if proxy_target[v] ~= nil then return v end -- the library's, or sealed already
+    local done = seen[v]
+    if done ~= nil then return done end
+    return seal_table(v, source, seen)
+  elseif tv == "function" then
+    if seen[v] ~= nil then return v end
+    return seal_function(v, source, seen, cells or seen.cells)
+  elseif tv == "thread" then
+    error("a coroutine made when the script loaded would keep its state from one call to the "
+      .. "next; make it inside the function that uses it (keep state in game.storage)", 0)
+  end
+  return v
+end
+
+-- Seals a loaded script: `env` is the environment its top level ran in, `def` the table of its
+-- definition, `source` its chunk name. Returns what `call_sealed` needs.
+local function seal(env, def, source)
+  local cells = { ids = {} }
+  local seen = { cells = cells }
+  -- The globals the top level set (and the library, already read-only), as one read-only
+  -- table behind every call's scratch environment. `_G` and `load` are each call's own.
+  local globals = {}
+  local k, v = next_raw(env)
+  while k ~= nil do
+    if k ~= "_G" and k ~= "load" then
+      rawset(globals, k, seal_value(v, source, seen, cells))
+    end
+    k, v = next_raw(env, k)
+  end
+  -- Functions of the definition keep their upvalues sealed; the definition table itself stays
+  -- the host's (scripts reach it only through upvalues, which now hold a read-only copy).
+  k, v = next_raw(def)
+  while k ~= nil do
+    seal_value(v, source, seen, cells)
+    k, v = next_raw(def, k)
+  end
+  -- Functions an environment cell holds besides the script's own (a chunk `load`ed at the top
+  -- level): every cell whose value is this environment is swapped at each call.
+  cells.ids = nil
+  return { cells = cells, meta = { __index = globals }, globals = globals, env = env }
+end
+
+-- `load` inside a sealed call: the default environment is the call's own scratch table.
+local current_env = nil
+local sealed_load = make_load(nil)
+
+local function sealed_load_in(chunk, chunkname, mode, ...)
+  if select("#", ...) > 0 then return sealed_load(chunk, chunkname, mode, ...) end
+  return sealed_load(chunk, chunkname, mode, current_env)
+end
+
+local function leave_sealed(cells, saved, outer, ok, ...)
+  for i = 1, #cells, 2 do
+    setupvalue(cells[i], cells[i + 1], saved[i])
+  end
+  current_env = outer
+  if ok then return ... end
+  error((...), 0)
+end
+
+-- A script gives its `_G` (a scratch environment) a metatable: the globals of the top level
+-- and the library stay found first, as when they were the environment's own fields; then the
+-- script's `__index`; every other field of its metatable is the environment's.
+set_scratch_mt = function(env, mt)
+  if mt ~= nil and type(mt) ~= "table" then
+    error("bad argument #2 to 'setmetatable' (nil or table expected)", 3)
+  end
+  local globals = scratch_globals[env]
+  local real = {}
+  if mt ~= nil then
+    if rawget(mt, "__gc") ~= nil or rawget(mt, "__mode") ~= nil then
+      error("setmetatable: __gc and __mode are not allowed in scripts", 3)
+    end
+    local k, v = next_raw(mt)
+    while k ~= nil do
+      rawset(real, k, v)
+      k, v = next_raw(mt, k)
+    end
+  end
+  local own = mt ~= nil and rawget(mt, "__index") or nil
+  if own == nil then
+    real.__index = globals
+  elseif type(own) == "function" then
+    real.__index = function(t, k)
+      local v = globals[k]
+      if v ~= nil then return v end
+      return own(t, k)
+    end
+  else
+    real.__index = function(_, k)
+      local v = globals[k]
+      if v ~= nil then return v end
+      return own[k]
+    end
+  end
+  real.__metatable = nil
+  setmetatable_raw(env, real)
+  scratch_mt[env] = mt or false
+  return env
+end
+
+-- Calls `f(...)` of a sealed script with a fresh scratch environment, through the message
+-- handler; the environment the cells held before (an outer call of the same script's) is put
+-- back however the call ends.
+local function call_sealed(sealed, f, ...)
+  local scratch = setmetatable_raw({ load = sealed_load_in }, sealed.meta)
+  scratch._G = scratch
+  scratch_mt[scratch] = false
+  scratch_globals[scratch] = sealed.globals
+  local cells = sealed.cells
+  local saved = {}
+  for i = 1, #cells, 2 do
+    local _, old = getupvalue(cells[i], cells[i + 1])
+    saved[i] = old
+    setupvalue(cells[i], cells[i + 1], scratch)
+  end
+  local outer = current_env
+  current_env = scratch
+  return leave_sealed(cells, saved, outer, xpcall_raw(f, describe_error, ...))
+end
+
 -- Defence in depth: the real globals never reach a script, but drop what must never run.
 G.load, G.loadfile, G.dofile, G.collectgarbage = nil, nil, nil, nil
 S.dump = nil
@@ -1019,5 +1270,7 @@ return {
   load = load_first,
   invoke = invoke,
   freeze = function(value, name) return deep_freeze(value, name, {}) end,
+  seal = seal,
+  call_sealed = call_sealed,
   tostring = safe_tostring,
 }

@@ -10,7 +10,7 @@ use crate::api::shape::{self, BEHAVIOUR_DEF};
 use crate::api::unit::UnitRef;
 use crate::api::{self, args::as_int};
 use crate::problem::Problem;
-use crate::{Compiled, Limits, Sandbox, ScriptError};
+use crate::{Limits, Sandbox, ScriptError, Sealed};
 use mlua::{AnyUserData, Function, MultiValue, Value};
 use overmind_core::trigger::{Hook, Owner};
 use overmind_core::{AlienType, Behaviour, BehaviourCtx, BehaviourError, Rules};
@@ -43,16 +43,30 @@ pub struct BehaviourDef {
     script: Loaded,
 }
 
-/// A definition script as every call runs it: compiled once, its top level run again in a
-/// fresh environment at each call, then one function of the definition that run returns, so
-/// nothing of one call reaches the next.
+/// A definition script as every call runs it: its top level ran once, when it loaded, and
+/// it is sealed (`Sandbox::seal`), so each call runs one function of its definition in a fresh
+/// scratch environment and nothing of one call reaches the next.
 #[derive(Clone)]
 pub(crate) struct Loaded {
     kind: DefKind,
     path: PathBuf,
     /// The line of `behaviour { ... }` (or the other definitions), for errors of later runs.
     line: u32,
-    compiled: Compiled,
+    /// The definition's table, whose functions the calls run.
+    table: mlua::Table,
+    sealed: Sealed,
+}
+
+impl Loaded {
+    pub(crate) fn new(kind: DefKind, path: &Path, def: &Definition, sealed: Sealed) -> Loaded {
+        Loaded {
+            kind,
+            path: path.to_path_buf(),
+            line: def.line,
+            table: def.table.clone(),
+            sealed,
+        }
+    }
 }
 
 impl std::fmt::Debug for BehaviourDef {
@@ -164,7 +178,7 @@ impl ScriptHost {
     }
 
     fn read_behaviour(&self, path: &Path, source: &str) -> Result<BehaviourDef, Broken> {
-        let (script, def) = self.read_def(path, source, DefKind::Behaviour, &BEHAVIOUR_DEF)?;
+        let (sealed, def) = self.read_def(path, source, DefKind::Behaviour, &BEHAVIOUR_DEF)?;
         let t = &def.table;
         let text = |k: &str| crate::alien::text(t, k);
         let max_move = t
@@ -187,12 +201,7 @@ impl ScriptHost {
             max_move,
             path: path.to_path_buf(),
             has_ai_score: matches!(t.raw_get::<Value>("ai_score"), Ok(Value::Function(_))),
-            script: Loaded {
-                kind: DefKind::Behaviour,
-                path: path.to_path_buf(),
-                line: def.line,
-                compiled: script.compiled().clone(),
-            },
+            script: Loaded::new(DefKind::Behaviour, path, &def, sealed),
         })
     }
 
@@ -272,14 +281,18 @@ impl ScriptHost {
         path: &Path,
         source: &str,
         kind: DefKind,
-    ) -> Result<(crate::Script, Definition), Broken> {
+    ) -> Result<(Sealed, Definition), Broken> {
         let name = chunk_name(path);
         let script = self
             .sandbox
             .load_script(&name, source)
             .map_err(Broken::Script)?;
         let def = returned(&script.value, kind, &name, source).map_err(Broken::Script)?;
-        Ok((script, def))
+        let sealed = self
+            .sandbox
+            .seal(&script, &def.table)
+            .map_err(Broken::Script)?;
+        Ok((sealed, def))
     }
 
     /// [`run_def`](Self::run_def), the definition checked against `shape`.
@@ -289,7 +302,7 @@ impl ScriptHost {
         source: &str,
         kind: DefKind,
         shape: &shape::Shape,
-    ) -> Result<(crate::Script, Definition), Broken> {
+    ) -> Result<(Sealed, Definition), Broken> {
         let (script, def) = self.run_def(path, source, kind)?;
         let problems = shape::check(&def.table, shape, &[]);
         if !problems.is_empty() {
@@ -432,11 +445,8 @@ impl ScriptHost {
             lua.scope(|scope| {
                 let trampoline = scope.create_function(|lua, ()| calls.run_job(lua, &cell))?;
                 let _entered = calls.enter(trampoline);
-                let values = sandbox.instantiate(&script.compiled)?;
-                let f = entry_of(script, values.into_iter().next(), entry, pick)?;
-                let mut call = args(lua, &self.game)?;
-                call.push_front(Value::Function(f));
-                sandbox.invoker().call::<Value>(call)
+                let f = entry_of(script, entry, pick)?;
+                sandbox.call_sealed(&script.sealed, f, args(lua, &self.game)?)
             })
         });
         let table = storage.table();
@@ -519,30 +529,26 @@ impl Broken {
     }
 }
 
-/// The function `pick` finds in the definition a call's run of the script's top level
-/// returned (`entry` names it in the message when there is none).
+/// The function `pick` finds in the script's definition (`entry` names it in the message
+/// when there is none).
 fn entry_of(
     script: &Loaded,
-    value: Option<Value>,
     entry: &str,
     pick: impl FnOnce(&Definition) -> Option<Function>,
 ) -> mlua::Result<Function> {
-    if let Some(Value::UserData(ud)) = &value {
-        if let Ok(d) = ud.borrow::<Definition>() {
-            if d.kind == script.kind {
-                if let Some(f) = pick(&d) {
-                    return Ok(f);
-                }
-            }
-        }
-    }
-    Err(mlua::Error::runtime(format!(
-        "{}:{}: at this call the script's top level did not return `{} {{ ... }}` with \
-         a function {entry} (it runs again at every call, in a fresh environment)",
-        script.path.display(),
-        script.line.max(1),
-        script.kind.function(),
-    )))
+    let def = Definition {
+        kind: script.kind,
+        table: script.table.clone(),
+        line: script.line,
+    };
+    pick(&def).ok_or_else(|| {
+        mlua::Error::runtime(format!(
+            "{}:{}: the script's `{} {{ ... }}` has no function {entry}",
+            script.path.display(),
+            script.line.max(1),
+            script.kind.function(),
+        ))
+    })
 }
 
 /// Write a call's `game.storage` back to the game, or say why it cannot be kept (the game's

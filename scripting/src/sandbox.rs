@@ -34,6 +34,13 @@ pub struct Script {
     compiled: Compiled,
 }
 
+/// A definition script sealed for calls ([`Sandbox::seal`]): its top level ran once, the tables
+/// its functions can reach are read-only, and each call gets a fresh scratch environment.
+#[derive(Clone, Debug)]
+pub struct Sealed {
+    table: Table,
+}
+
 impl Script {
     /// The script's own global table (its `_ENV`). Writing to it affects only this script.
     #[must_use]
@@ -68,6 +75,8 @@ struct Api {
     load: Function,
     invoke: Function,
     freeze: Function,
+    seal: Function,
+    call_sealed: Function,
 }
 
 /// A Lua 5.4 state prepared for untrusted content scripts.
@@ -133,7 +142,12 @@ impl Sandbox {
         // Lua's string comparisons must call the sandbox's `strcoll` (see `collate`).
         std::hint::black_box(crate::collate::linked());
         let libs = StdLib::TABLE | StdLib::STRING | StdLib::MATH | StdLib::UTF8 | StdLib::COROUTINE;
-        let lua = Lua::new_with(libs, LuaOptions::default()).map_err(setup)?;
+        // SAFETY: the `debug` library (what makes this constructor unsafe) is for the prelude
+        // alone: sealing a script reads and sets its functions' upvalues. The prelude takes the
+        // four functions it uses into its own locals and removes `debug` from the globals
+        // before any script is compiled, and no script ever sees the real globals (each gets a
+        // whitelisted environment), so no script can reach it.
+        let lua = unsafe { Lua::unsafe_new_with(libs | StdLib::DEBUG, LuaOptions::default()) };
         lua.set_memory_limit(limits.memory_bytes).map_err(setup)?;
         let counters = Rc::new(AllocCounters::new(limits.string_bytes, limits.table_keys));
         let shim = Shim::install(&lua, Rc::clone(&counters)).map_err(setup)?;
@@ -159,6 +173,8 @@ impl Sandbox {
             load: exports.get("load").map_err(setup)?,
             invoke: exports.get("invoke").map_err(setup)?,
             freeze: exports.get("freeze").map_err(setup)?,
+            seal: exports.get("seal").map_err(setup)?,
+            call_sealed: exports.get("call_sealed").map_err(setup)?,
         };
         let grow = lua
             .load("local t = {} for i = 1, 9 do t['k' .. i] = i end")
@@ -284,6 +300,65 @@ impl Sandbox {
             }),
             Err(other) => Err(other),
         }
+    }
+
+    /// Seals a loaded definition script so that its functions can be called again and again
+    /// without running its top level again, and without carrying anything from one call to
+    /// the next: a function that assigns a local of the top level is refused (at the line of
+    /// the assignment), every table the functions can reach from their upvalues, from `def`
+    /// (the definition's table) and from the globals the top level set becomes read-only (a
+    /// write raises an error saying why), a coroutine reachable so is refused, and each
+    /// [`call_sealed`](Self::call_sealed) gets a fresh global table whose misses read the top
+    /// level's globals and the library. The walk runs under one call's budget.
+    ///
+    /// # Errors
+    /// [`ScriptError::Runtime`] at `path:line` for state a function could keep.
+    pub fn seal(&self, script: &Script, def: &Table) -> Result<Sealed, ScriptError> {
+        let dump = script.compiled.chunk.dump(false);
+        let kept = crate::seal::kept_locals(&dump).map_err(ScriptError::host)?;
+        if let Some(k) = kept.first() {
+            let what = if k.name == "_ENV" {
+                "`_ENV` is the script's environment".to_string()
+            } else {
+                format!("`{}` is a local of the script's top level", k.name)
+            };
+            return Err(ScriptError::Runtime {
+                message: format!(
+                    "{what}: a function may not assign it, since the top level runs once, when \
+                     the script loads, and the value would carry from one call to the next; \
+                     keep state in game.storage"
+                ),
+                location: Some(crate::error::Location {
+                    path: script.path.clone(),
+                    line: k.line,
+                }),
+                traceback: None,
+            });
+        }
+        let source = format!("@{}", script.path);
+        let table = self.run(None, |_| {
+            self.api
+                .seal
+                .call::<Table>((script.env.clone(), def.clone(), source))
+        })?;
+        Ok(Sealed { table })
+    }
+
+    /// Calls `f` (a function of the sealed script) with `args` in a fresh scratch environment,
+    /// through the sandbox's message handler. Call it inside [`call`](Self::call) (or another
+    /// `call*`), so it runs under that call's budget.
+    ///
+    /// # Errors
+    /// The function raised an error or spent a budget (as the enclosing call reports it).
+    pub fn call_sealed(
+        &self,
+        sealed: &Sealed,
+        f: Function,
+        mut args: MultiValue,
+    ) -> mlua::Result<Value> {
+        args.push_front(Value::Function(f));
+        args.push_front(Value::Table(sealed.table.clone()));
+        self.api.call_sealed.call(args)
     }
 
     /// Compiles `source` (checked by the caller: text, not too large) into a factory: a

@@ -49,7 +49,7 @@ impl HookSet {
     /// The hooks of a definition's `on` table (already checked against its shape); none when
     /// it has no `on`.
     pub(super) fn read(
-        script: &crate::Script,
+        script: &crate::Sealed,
         def: &Definition,
         path: &Path,
         owner: Owner,
@@ -65,12 +65,7 @@ impl HookSet {
             id: text(&def.table, "id"),
             owner,
             hooks,
-            script: Loaded {
-                kind: def.kind,
-                path: path.to_path_buf(),
-                line: def.line,
-                compiled: script.compiled().clone(),
-            },
+            script: Loaded::new(def.kind, path, def, script.clone()),
         }
     }
 

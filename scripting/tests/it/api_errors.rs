@@ -334,9 +334,24 @@ fn a_spent_budget_fails_the_behaviour_and_play_goes_on() {
 
 #[test]
 fn handles_do_not_outlive_their_call() {
-    // Each reveal runs the script's top level afresh: what the first call kept is gone.
-    let src = r#"local kept
+    // Nothing a call makes can be kept for the next: not in a top-level local (refused when
+    // the script loads), nor in a global (each call has its own).
+    let kept_local = r#"local kept
 return behaviour {
+  id = "subject", name = "SUBJECT", text = "Remembers.",
+  perform = function(unit, game)
+    kept = { unit = unit, model = unit:models()[1], game = game }
+  end,
+}"#;
+    let err = common::host()
+        .load_behaviour(std::path::Path::new("tests/subject.lua"), kept_local)
+        .expect_err("refused at load");
+    assert!(
+        err.to_string()
+            .starts_with("tests/subject.lua:5: `kept` is a local"),
+        "{err}"
+    );
+    let src = r#"return behaviour {
   id = "subject", name = "SUBJECT", text = "Remembers.",
   perform = function(unit, game)
     game:log(kept and ("kept " .. kept.unit.id) or ("fresh " .. unit.id))

@@ -61,7 +61,7 @@ fn a_count_kept_in_a_global_is_one_at_every_call() {
 }
 
 #[test]
-fn a_count_kept_in_an_upvalue_is_one_at_every_call() {
+fn a_count_kept_in_an_upvalue_is_refused_when_the_script_loads() {
     let src = r#"local count = 0
 local seen = {}
 return behaviour {
@@ -72,9 +72,39 @@ return behaviour {
     game:log("upvalue " .. count .. " " .. #seen)
   end,
 }"#;
+    let err = host()
+        .load_behaviour(std::path::Path::new("tests/subject.lua"), src)
+        .expect_err("a function assigning a top-level local is refused");
+    let text = err.to_string();
+    assert!(
+        text.starts_with("tests/subject.lua:6: `count` is a local of the script's top level")
+            && text.contains("game.storage"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_table_made_at_load_is_read_only_in_calls_and_says_why() {
+    let src = r#"local seen = {}
+return behaviour {
+  id = "subject", name = "SUBJECT", text = "Counts in a table.",
+  perform = function(unit, game)
+    game:log("seen " .. #seen)
+    seen[#seen + 1] = unit.id
+  end,
+}"#;
     let p = three_calls(src);
-    assert!(failures(&p.events).is_empty(), "{:#?}", p.events);
-    assert_eq!(logs(&p), vec!["upvalue 1 1"; 3]);
+    assert_eq!(logs(&p), vec!["seen 0"; 3]);
+    let failed = failures(&p.events);
+    assert_eq!(failed.len(), 3, "{failed:?}");
+    for f in failed {
+        assert!(
+            f.contains(
+                "tests/subject.lua:6: attempt to modify a table made when the script loaded"
+            ) && f.contains("game.storage"),
+            "{f}"
+        );
+    }
 }
 
 #[test]
@@ -258,4 +288,90 @@ fn game_storage_itself_cannot_be_replaced_and_says_what_to_do() {
         failures(&p.events)[0],
         "tests/subject.lua:4: unit.id cannot be assigned: Unit handles are read-only"
     );
+}
+
+/// Loads `src` as a behaviour and returns the error it is refused with.
+fn refused(src: &str) -> String {
+    match host().load_behaviour(std::path::Path::new("tests/subject.lua"), src) {
+        Ok(_) => panic!("loads, but should be refused:\n{src}"),
+        Err(e) => e.to_string(),
+    }
+}
+
+#[test]
+fn every_way_to_keep_state_outside_game_storage_is_refused_or_forgotten() {
+    // A coroutine made when the script loads would keep its stack.
+    let e = refused(
+        "local co = coroutine.create(function() end)\nreturn behaviour { id = \"subject\", \
+         name = \"S\", text = \"T\", perform = function() coroutine.resume(co) end }",
+    );
+    assert!(e.contains("a coroutine made when the script loaded"), "{e}");
+    // Assigning the script's environment from a function.
+    let e = refused(
+        "return behaviour { id = \"subject\", name = \"S\", text = \"T\",\n  perform = \
+         function() _ENV = { game = 1 } end }",
+    );
+    assert!(
+        e.starts_with("tests/subject.lua:2: `_ENV` is the script's environment"),
+        "{e}"
+    );
+    // A local function replaced from inside another.
+    let e = refused(
+        "local function step() end\nreturn behaviour { id = \"subject\", name = \"S\", text = \
+         \"T\",\n  perform = function() step = nil end }",
+    );
+    assert!(
+        e.starts_with("tests/subject.lua:3: `step` is a local"),
+        "{e}"
+    );
+}
+
+#[test]
+fn tables_reached_from_the_definition_globals_and_metatables_are_read_only() {
+    // Each call tries one write; each fails at its line, and the next call sees the table as
+    // it was loaded.
+    let src = r#"local Counter = {}
+Counter.__index = Counter
+local shared = setmetatable({ n = 0 }, Counter)
+config = { n = 0 }
+local def = { id = "subject", name = "SUBJECT", text = "Tries." }
+def.perform = function(unit, game)
+  game:log(shared.n .. " " .. config.n .. " " .. def.name .. " " .. tostring(getmetatable(shared) == Counter))
+  local ok1 = pcall(function() shared.n = shared.n + 1 end)
+  local ok2 = pcall(function() config.n = config.n + 1 end)
+  local ok3 = pcall(function() def.name = "OTHER" end)
+  local ok4 = pcall(function() Counter.hits = 1 end)
+  local ok5 = pcall(function() getmetatable(shared).hits = 1 end)
+  local ok6 = pcall(setmetatable, shared, nil)
+  local obj = setmetatable({}, Counter)
+  game:log(tostring(ok1) .. tostring(ok2) .. tostring(ok3) .. tostring(ok4) .. tostring(ok5) .. tostring(ok6) .. " " .. tostring(obj.n))
+end
+return behaviour(def)"#;
+    let p = three_calls(src);
+    assert!(failures(&p.events).is_empty(), "{:#?}", p.events);
+    let l = logs(&p);
+    assert_eq!(l.len(), 6, "{l:?}");
+    for pair in l.chunks(2) {
+        assert_eq!(pair[0], "0 0 SUBJECT true");
+        // Reading through the class's `__index` still works on objects made in a call.
+        assert_eq!(pair[1], "falsefalsefalsefalsefalsefalse nil");
+    }
+}
+
+#[test]
+fn a_scripts_globals_and_helpers_from_the_top_level_work_in_every_call() {
+    let src = r#"LIMIT = 3
+function twice(x) return x * 2 end
+local helpers = { add = function(a, b) return a + b end }
+return behaviour {
+  id = "subject", name = "SUBJECT", text = "Reads.",
+  perform = function(unit, game)
+    scratch = (scratch or 0) + 1
+    local loaded = load("return LIMIT + 1")()
+    game:log(twice(LIMIT) .. " " .. helpers.add(1, 2) .. " " .. scratch .. " " .. loaded .. " " .. tostring(_G.twice == twice))
+  end,
+}"#;
+    let p = three_calls(src);
+    assert!(failures(&p.events).is_empty(), "{:#?}", p.events);
+    assert_eq!(logs(&p), vec!["6 3 1 4 true"; 3]);
 }
