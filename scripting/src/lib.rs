@@ -17,15 +17,18 @@ A [`Sandbox`] is one Lua 5.4 state built for untrusted code:
   plus charges for work done in C), a memory budget, a call-depth budget, and limits on string
   length and table size ([`Limits`]). Work done in C and in the host (string comparisons,
   table rebuilds, path searches, Line of Sight) is charged from what the script did, so where
-  a budget runs out is the same in every run. A spent budget ends the whole outermost call even
-  through `pcall`, `xpcall`, coroutines, C library functions and nested behaviours; the
-  sandbox stays usable for the next call.
+  a budget runs out is the same in every run. A spent budget ends its call even through
+  `pcall`, `xpcall`, coroutines and C library functions (a call nested in it has its own
+  instruction budget; memory and depth end every call running); the sandbox stays usable for
+  the next call.
 - **Determinism.** `pairs` and `next` iterate in a canonical key order, `table.sort` is a
   stable merge sort, `math.random` draws from the host's RNG, and `tostring` never shows
   addresses, so a replay runs scripts exactly as the original game did.
-- **Fresh runs.** A loaded script can be run again from its top level in a fresh environment
-  ([`Sandbox::instantiate`]), with nothing of an earlier run: every behaviour call does this,
-  so a behaviour keeps nothing between calls except `game.storage`.
+- **Made once, nothing kept.** A definition script's top level runs once; [`Sandbox::seal`]
+  then refuses functions that assign its top-level locals, makes every table they can reach
+  read-only and gives each [`Sandbox::call_sealed`] a fresh global table, so a behaviour keeps
+  nothing between calls except `game.storage`. ([`Sandbox::instantiate`] still runs a top
+  level afresh, for hosts that want that.)
 - **Errors with places.** Scripts are loaded with their path as chunk name; every
   [`ScriptError`] carries `path:line`, read by the host from the stack where the error was
   raised (never from the message, which a script writes), with a bounded description of the

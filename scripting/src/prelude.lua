@@ -176,18 +176,23 @@ local string_mt_view -- set below
 -- A sealed script's metatables, made read-only (see `seal`): the table the VM reads (raw) ->
 -- the read-only view scripts get. Weak keys: lookups only.
 local sealed_view = setmetatable_raw({}, { __mode = "k" })
--- A sealed call's scratch environment -> the metatable the script gave it (`false`: none).
--- Its real metatable reads the top level's globals and the library first (see `seal`).
-local scratch_mt = setmetatable_raw({}, { __mode = "k" })
-local scratch_globals = setmetatable_raw({}, { __mode = "k" })
+-- The real metatable of a sealed call's scratch environment holds, under this key (which no
+-- script can name), `{ globals, script_mt }`: the read-only globals its misses read first, and
+-- the metatable the script gave its `_G` (`false`: none), which `getmetatable` shows instead.
+local SCRATCH = {}
+
+local function scratch_of(t)
+  local mt = getmetatable_raw(t)
+  return type(mt) == "table" and rawget(mt, SCRATCH) or nil
+end
 
 local function getmetatable(...)
   if select("#", ...) == 0 then error("bad argument #1 to 'getmetatable' (value expected)", 2) end
   local v = ...
   local tv = type(v)
   if tv == "table" then
-    local env_mt = scratch_mt[v]
-    if env_mt ~= nil then return env_mt or nil end
+    local scratch = scratch_of(v)
+    if scratch ~= nil then return scratch[2] or nil end
     local mt = getmetatable_raw(v)
     return sealed_view[mt] or mt
   end
@@ -199,8 +204,9 @@ end
 local set_scratch_mt -- defined with the sealed scripts, below
 
 local function setmetatable(t, mt)
-  if scratch_mt[t] ~= nil then
-    return set_scratch_mt(t, mt)
+  local scratch = type(t) == "table" and scratch_of(t) or nil
+  if scratch ~= nil then
+    return set_scratch_mt(t, mt, scratch[1])
   end
   if type(mt) == "table" then
     if rawget(mt, "__gc") ~= nil then
@@ -1177,7 +1183,14 @@ local function seal(env, def, source)
   -- Functions an environment cell holds besides the script's own (a chunk `load`ed at the top
   -- level): every cell whose value is this environment is swapped at each call.
   cells.ids = nil
-  return { cells = cells, meta = { __index = globals }, globals = globals, env = env }
+  local cell_f, cell_i = cells[1], cells[2]
+  if #cells > 2 then cell_f, cell_i = nil, nil end
+  return {
+    cells = cells,
+    cell_f = cell_f, -- the common case: one cell, no table to save it in
+    cell_i = cell_i,
+    meta = { __index = globals, [SCRATCH] = { globals, false } },
+  }
 end
 
 -- `load` inside a sealed call: the default environment is the call's own scratch table.
@@ -1198,14 +1211,20 @@ local function leave_sealed(cells, saved, outer, ok, ...)
   error((...), 0)
 end
 
+local function leave_sealed_one(f, i, old, outer, ok, ...)
+  if f ~= nil then setupvalue(f, i, old) end
+  current_env = outer
+  if ok then return ... end
+  error((...), 0)
+end
+
 -- A script gives its `_G` (a scratch environment) a metatable: the globals of the top level
 -- and the library stay found first, as when they were the environment's own fields; then the
 -- script's `__index`; every other field of its metatable is the environment's.
-set_scratch_mt = function(env, mt)
+set_scratch_mt = function(env, mt, globals)
   if mt ~= nil and type(mt) ~= "table" then
     error("bad argument #2 to 'setmetatable' (nil or table expected)", 3)
   end
-  local globals = scratch_globals[env]
   local real = {}
   if mt ~= nil then
     if rawget(mt, "__gc") ~= nil or rawget(mt, "__mode") ~= nil then
@@ -1234,8 +1253,8 @@ set_scratch_mt = function(env, mt)
     end
   end
   real.__metatable = nil
+  real[SCRATCH] = { globals, mt or false }
   setmetatable_raw(env, real)
-  scratch_mt[env] = mt or false
   return env
 end
 
@@ -1245,17 +1264,25 @@ end
 local function call_sealed(sealed, f, ...)
   local scratch = setmetatable_raw({ load = sealed_load_in }, sealed.meta)
   scratch._G = scratch
-  scratch_mt[scratch] = false
-  scratch_globals[scratch] = sealed.globals
+  local outer = current_env
+  current_env = scratch
   local cells = sealed.cells
+  if #cells <= 2 then
+    local cf, ci = sealed.cell_f, sealed.cell_i
+    local old
+    if cf ~= nil then
+      local _
+      _, old = getupvalue(cf, ci)
+      setupvalue(cf, ci, scratch)
+    end
+    return leave_sealed_one(cf, ci, old, outer, xpcall_raw(f, describe_error, ...))
+  end
   local saved = {}
   for i = 1, #cells, 2 do
     local _, old = getupvalue(cells[i], cells[i + 1])
     saved[i] = old
     setupvalue(cells[i], cells[i + 1], scratch)
   end
-  local outer = current_env
-  current_env = scratch
   return leave_sealed(cells, saved, outer, xpcall_raw(f, describe_error, ...))
 end
 

@@ -358,9 +358,8 @@ impl ScriptHost {
 
     /// Runs the live definition of behaviour `id` for `ctx.unit()`.
     ///
-    /// The script's top level runs again in a fresh environment (so neither its globals nor
-    /// its top-level locals carry anything from an earlier call), then the `perform(unit,
-    /// game)` it returns runs, both under the sandbox's budgets, with `math.random` drawing from
+    /// The sealed script's `perform(unit, game)` runs in a fresh global table (nothing of an
+    /// earlier call reaches it: see `Sandbox::seal`), under the sandbox's budgets, with `math.random` drawing from
     /// the game's RNG. API functions reach `ctx` only during this call, through a trampoline
     /// scoped to it (see `api::call`). `game.storage`, if the call read it, is checked and
     /// written back to the game state when the call ends, however it ends.
@@ -415,9 +414,9 @@ impl ScriptHost {
         self.run_script(&def.script, ctx, None, entry, pick, args)
     }
 
-    /// One call into a definition script, as behaviours and triggers make it: its top level
-    /// runs again in a fresh environment, then the function `pick` finds in the definition
-    /// that run returned is called with `args`, both under the sandbox's budgets, with
+    /// One call into a definition script, as behaviours and triggers make it: the function
+    /// `pick` finds in its sealed definition is called with `args` in a fresh global table,
+    /// under the sandbox's budgets, with
     /// `math.random` drawing from the game's RNG. API functions reach `ctx` only during this
     /// call, through a trampoline scoped to it (see `api::call`). `game.storage`, if the call
     /// read it, is checked and written back to the game state when the call ends, however it
