@@ -343,6 +343,7 @@ local function walk_order(target)
     index[key] = c
   end
   cached_table, cached_order, cached_index = target, order, index
+  slots[2] = true -- the host's CACHE_SLOT: the next outermost call clears the cache
 end
 
 local function next(t, k)
@@ -1018,6 +1019,7 @@ end
 -- costs (or keep its table alive).
 local function new_call()
   cached_table, cached_order, cached_index = nil, nil, nil
+  slots[2] = nil
 end
 
 -- Message handler for the host's calls: a spent budget passes through; everything else

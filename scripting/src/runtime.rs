@@ -88,6 +88,8 @@ pub struct ScriptHost {
     known: Rc<KnownTypes>,
     calls: Rc<Calls>,
     game: AnyUserData,
+    /// The `math.random` source of every call.
+    draw: Function,
     // Last, so every Lua value above is released before the state closes.
     sandbox: Sandbox,
 }
@@ -139,7 +141,17 @@ impl ScriptHost {
         lua.set_app_data(Rc::clone(&known));
         api::register_all(&sandbox)?;
         let game = lua.create_any_userdata(GameRef).map_err(|e| setup(&e))?;
+        // `math.random` in a call draws from the game's RNG through the running call's context
+        // (`api::call`), like any API function: made once, not per call.
+        let draw = lua
+            .create_function(|lua, ()| {
+                api::call::with_ctx(lua, |_, ctx| {
+                    Ok(i64::from_ne_bytes(ctx.random_u64().to_ne_bytes()))
+                })
+            })
+            .map_err(|e| setup(&e))?;
         Ok(Rc::new(ScriptHost {
+            draw,
             defs: RefCell::new(BTreeMap::new()),
             known,
             calls,
@@ -387,7 +399,7 @@ impl ScriptHost {
         }
     }
 
-    /// Run the script's top level afresh, then its function `entry(unit, game)`.
+    /// Run the sealed script's function `entry(unit, game)`.
     fn run_entry(
         &self,
         id: &str,
@@ -421,7 +433,7 @@ impl ScriptHost {
     /// call, through a trampoline scoped to it (see `api::call`). `game.storage`, if the call
     /// read it, is checked and written back to the game state when the call ends, however it
     /// ends. `hook` is the trigger's hook (none for a behaviour), which some API functions
-    /// depend on; `entry` names the function in messages.
+    /// depend on; `entry` names the function in messages (`on`, with the hook, for triggers).
     fn run_script(
         &self,
         script: &Loaded,
@@ -433,18 +445,17 @@ impl ScriptHost {
     ) -> Result<Value, BehaviourError> {
         let storage = self.calls.enter_storage(ctx.behaviour(), hook);
         let cell = RefCell::new(ctx);
-        let mut rng = || cell.try_borrow_mut().map_or(0, |mut c| c.random_u64());
         let calls = &self.calls;
         let sandbox = &self.sandbox;
         // Each call has a budget of its own, cut to what its step has left: what a call nested
         // in this one spends (a face-down card's hook inside a public token's) is not this
         // call's, and each is charged to its own step pool (docs/SANDBOX.md).
         let limit = cell.try_borrow().map_or(0, |c| c.step_instructions_left());
-        let (result, used) = self.sandbox.call_within(limit, &mut rng, |lua| {
+        let (result, used) = self.sandbox.call_within(limit, &self.draw, |lua| {
             lua.scope(|scope| {
                 let trampoline = scope.create_function(|lua, ()| calls.run_job(lua, &cell))?;
                 let _entered = calls.enter(trampoline);
-                let f = entry_of(script, entry, pick)?;
+                let f = entry_of(script, entry, hook, pick)?;
                 sandbox.call_sealed(&script.sealed, f, args(lua, &self.game)?)
             })
         });
@@ -533,6 +544,7 @@ impl Broken {
 fn entry_of(
     script: &Loaded,
     entry: &str,
+    hook: Option<Hook>,
     pick: impl FnOnce(&Definition) -> Option<Function>,
 ) -> mlua::Result<Function> {
     let def = Definition {
@@ -542,10 +554,11 @@ fn entry_of(
     };
     pick(&def).ok_or_else(|| {
         mlua::Error::runtime(format!(
-            "{}:{}: the script's `{} {{ ... }}` has no function {entry}",
+            "{}:{}: the script's `{} {{ ... }}` has no function {entry}{}",
             script.path.display(),
             script.line.max(1),
             script.kind.function(),
+            hook.map_or(String::new(), |h| format!(".{}", h.name())),
         ))
     })
 }

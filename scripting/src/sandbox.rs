@@ -19,6 +19,19 @@ const PRELUDE: &str = include_str!("prelude.lua");
 /// Where the scoped RNG function sits in the slots table during `call_with_rng` (the prelude's
 /// `math.random` reads `slots[1]`).
 const RNG_SLOT: i64 = 1;
+/// `[CACHE_SLOT]` is true once `next` has cached a traversal order the next outermost call
+/// must clear.
+const CACHE_SLOT: i64 = 2;
+
+/// Where a call's `math.random` draws from.
+enum Rng<'a> {
+    /// Nowhere: it raises.
+    None,
+    /// A host closure, lent for the call (through a scoped function).
+    Scoped(&'a mut dyn FnMut() -> u64),
+    /// A function made once, returning a draw as an integer.
+    Made(&'a Function),
+}
 
 /// Scripts larger than this are refused before compiling (content scripts are a few KiB).
 pub const MAX_SOURCE_BYTES: usize = 4 * 1024 * 1024;
@@ -500,6 +513,10 @@ impl Sandbox {
         rng: Option<&mut dyn FnMut() -> u64>,
         f: impl FnOnce(&Lua) -> mlua::Result<R>,
     ) -> Result<R, ScriptError> {
+        let rng = match rng {
+            Some(r) => Rng::Scoped(r),
+            None => Rng::None,
+        };
         self.run_within(self.budget.limits.instructions, rng, f).0
     }
 
@@ -513,34 +530,38 @@ impl Sandbox {
     pub fn call_within<R>(
         &self,
         limit: u64,
-        rng: &mut dyn FnMut() -> u64,
+        rng: &Function,
         f: impl FnOnce(&Lua) -> mlua::Result<R>,
     ) -> (Result<R, ScriptError>, u64) {
-        self.run_within(limit, Some(rng), f)
+        self.run_within(limit, Rng::Made(rng), f)
     }
 
     fn run_within<R>(
         &self,
         limit: u64,
-        rng: Option<&mut dyn FnMut() -> u64>,
+        rng: Rng<'_>,
         f: impl FnOnce(&Lua) -> mlua::Result<R>,
     ) -> (Result<R, ScriptError>, u64) {
         let outermost = self.nesting.get() == 0;
         if outermost {
             self.budget.reset();
-            if let Err(e) = self.api.new_call.call::<()>(()) {
-                return (Err(setup(e)), 0);
+            // Only when `next` cached an order since (a raw read is cheaper than a call).
+            let cached = matches!(
+                self.slots.raw_get::<Value>(CACHE_SLOT),
+                Ok(Value::Boolean(true))
+            );
+            if cached {
+                if let Err(e) = self.api.new_call.call::<()>(()) {
+                    return (Err(setup(e)), 0);
+                }
             }
         }
         self.nesting.set(self.nesting.get() + 1);
         self.budget.enter_call(limit);
-        let result = self.lua.scope(|scope| {
-            // An integer key: a string key would be made (interned) again at every call.
+        // An integer key: a string key would be made (interned) again at every call.
+        let with_rng = |draw: Option<Value>| -> mlua::Result<R> {
             let previous: Value = self.slots.raw_get(RNG_SLOT)?;
-            if let Some(rng) = rng {
-                let draw = scope.create_function_mut(move |_, ()| {
-                    Ok(i64::from_ne_bytes(rng().to_ne_bytes()))
-                })?;
+            if let Some(draw) = draw {
                 self.slots.raw_set(RNG_SLOT, draw)?;
             }
             let result = f(&self.lua);
@@ -548,7 +569,18 @@ impl Sandbox {
             let value = result?;
             restored?;
             Ok(value)
-        });
+        };
+        let result = match rng {
+            Rng::None => with_rng(None),
+            // A function made once, which reaches the running call by itself: no scope.
+            Rng::Made(draw) => with_rng(Some(Value::Function(draw.clone()))),
+            Rng::Scoped(rng) => self.lua.scope(|scope| {
+                let draw = scope.create_function_mut(move |_, ()| {
+                    Ok(i64::from_ne_bytes(rng().to_ne_bytes()))
+                })?;
+                with_rng(Some(Value::Function(draw)))
+            }),
+        };
         self.nesting.set(self.nesting.get() - 1);
         let left = self.budget.leave_call();
         // This call's own instruction budget, or the state's memory or depth (which end every

@@ -275,9 +275,8 @@ impl Trigger for LuaTrigger {
                 Value::Table(told.table(lua)?),
             ]))
         };
-        let entry = format!("on.{name}");
         self.host
-            .run_script(&self.set.script, ctx, Some(self.hook), &entry, pick, args)
+            .run_script(&self.set.script, ctx, Some(self.hook), "on", pick, args)
             .map(|_| ())
     }
 }
