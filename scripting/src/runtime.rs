@@ -52,18 +52,32 @@ pub(crate) struct Loaded {
     path: PathBuf,
     /// The line of `behaviour { ... }` (or the other definitions), for errors of later runs.
     line: u32,
-    /// The definition's table, whose functions the calls run.
-    table: mlua::Table,
+    /// The functions of the definition a call may run, read once: `perform`, `ai_score`,
+    /// `play`, and each hook of `on`.
+    entries: Vec<(Option<Hook>, &'static str, Function)>,
     sealed: Sealed,
 }
 
 impl Loaded {
     pub(crate) fn new(kind: DefKind, path: &Path, def: &Definition, sealed: Sealed) -> Loaded {
+        let mut entries = Vec::new();
+        for name in ["perform", "ai_score", "play"] {
+            if let Ok(Value::Function(f)) = def.table.raw_get::<Value>(name) {
+                entries.push((None, name, f));
+            }
+        }
+        if let Ok(Value::Table(on)) = def.table.raw_get::<Value>("on") {
+            for hook in Hook::ALL {
+                if let Ok(Value::Function(f)) = on.raw_get::<Value>(hook.name()) {
+                    entries.push((Some(hook), "on", f));
+                }
+            }
+        }
         Loaded {
             kind,
             path: path.to_path_buf(),
             line: def.line,
-            table: def.table.clone(),
+            entries,
             sealed,
         }
     }
@@ -412,10 +426,6 @@ impl ScriptHost {
         let unit_id = ctx.unit().to_string();
         let unit = UnitRef::of(ctx, &unit_id)
             .ok_or_else(|| BehaviourError::new(format!("no unit {unit_id} to perform {id}")))?;
-        let pick = |d: &Definition| match d.table.raw_get::<Value>(entry) {
-            Ok(Value::Function(f)) => Some(f),
-            _ => None,
-        };
         let args = |lua: &mlua::Lua, game: &AnyUserData| {
             let unit = lua.create_any_userdata(unit)?;
             Ok(MultiValue::from_iter([
@@ -423,7 +433,7 @@ impl ScriptHost {
                 Value::UserData(game.clone()),
             ]))
         };
-        self.run_script(&def.script, ctx, None, entry, pick, args)
+        self.run_script(&def.script, ctx, None, entry, args)
     }
 
     /// One call into a definition script, as behaviours and triggers make it: the function
@@ -440,7 +450,6 @@ impl ScriptHost {
         ctx: &mut BehaviourCtx<'_, '_>,
         hook: Option<Hook>,
         entry: &str,
-        pick: impl FnOnce(&Definition) -> Option<Function>,
         args: impl FnOnce(&mlua::Lua, &AnyUserData) -> mlua::Result<MultiValue>,
     ) -> Result<Value, BehaviourError> {
         let storage = self.calls.enter_storage(ctx.behaviour(), hook);
@@ -455,7 +464,7 @@ impl ScriptHost {
             lua.scope(|scope| {
                 let trampoline = scope.create_function(|lua, ()| calls.run_job(lua, &cell))?;
                 let _entered = calls.enter(trampoline);
-                let f = entry_of(script, entry, hook, pick)?;
+                let f = entry_of(script, entry, hook)?;
                 sandbox.call_sealed(&script.sealed, f, args(lua, &self.game)?)
             })
         });
@@ -539,28 +548,22 @@ impl Broken {
     }
 }
 
-/// The function `pick` finds in the script's definition (`entry` names it in the message
-/// when there is none).
-fn entry_of(
-    script: &Loaded,
-    entry: &str,
-    hook: Option<Hook>,
-    pick: impl FnOnce(&Definition) -> Option<Function>,
-) -> mlua::Result<Function> {
-    let def = Definition {
-        kind: script.kind,
-        table: script.table.clone(),
-        line: script.line,
-    };
-    pick(&def).ok_or_else(|| {
-        mlua::Error::runtime(format!(
-            "{}:{}: the script's `{} {{ ... }}` has no function {entry}{}",
-            script.path.display(),
-            script.line.max(1),
-            script.kind.function(),
-            hook.map_or(String::new(), |h| format!(".{}", h.name())),
-        ))
-    })
+/// The function `entry` (with `hook`, for `on`) of the script's definition.
+fn entry_of(script: &Loaded, entry: &str, hook: Option<Hook>) -> mlua::Result<Function> {
+    script
+        .entries
+        .iter()
+        .find(|(h, name, _)| *h == hook && *name == entry)
+        .map(|(_, _, f)| f.clone())
+        .ok_or_else(|| {
+            mlua::Error::runtime(format!(
+                "{}:{}: the script's `{} {{ ... }}` has no function {entry}{}",
+                script.path.display(),
+                script.line.max(1),
+                script.kind.function(),
+                hook.map_or(String::new(), |h| format!(".{}", h.name())),
+            ))
+        })
 }
 
 /// Write a call's `game.storage` back to the game, or say why it cannot be kept (the game's

@@ -5,7 +5,7 @@
 use super::triggers::{HookSet, Told};
 use super::{Broken, Loaded, ScriptHost};
 use crate::alien::text;
-use crate::api::globals::{DefKind, Definition};
+use crate::api::globals::DefKind;
 use crate::api::shape::CARD_DEF;
 use crate::problem::Problem;
 use crate::ScriptError;
@@ -127,13 +127,9 @@ impl std::fmt::Debug for LuaPlay {
 }
 
 impl Trigger for LuaPlay {
-    /// Runs the script's top level afresh, then its `play(game, ctx)`.
+    /// Runs the sealed script's `play(game, ctx)`.
     fn fire(&self, ctx: &mut BehaviourCtx<'_, '_>, moment: &Moment) -> Result<(), BehaviourError> {
         let told = Told::of(ctx, moment);
-        let pick = |d: &Definition| match d.table.raw_get::<Value>("play") {
-            Ok(Value::Function(f)) => Some(f),
-            _ => None,
-        };
         let args = |lua: &Lua, game: &mlua::AnyUserData| {
             Ok(MultiValue::from_iter([
                 Value::UserData(game.clone()),
@@ -141,7 +137,7 @@ impl Trigger for LuaPlay {
             ]))
         };
         self.host
-            .run_script(&self.script, ctx, None, "play", pick, args)
+            .run_script(&self.script, ctx, None, "play", args)
             .map(|_| ())
     }
 }

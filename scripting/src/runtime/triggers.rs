@@ -261,14 +261,6 @@ impl Trigger for LuaTrigger {
     /// Runs the script's top level afresh, then its `on[hook](game, moment)`.
     fn fire(&self, ctx: &mut BehaviourCtx<'_, '_>, moment: &Moment) -> Result<(), BehaviourError> {
         let told = Told::of(ctx, moment);
-        let name = self.hook.name();
-        let pick = |d: &Definition| match d.table.raw_get::<Value>("on") {
-            Ok(Value::Table(on)) => match on.raw_get::<Value>(name) {
-                Ok(Value::Function(f)) => Some(f),
-                _ => None,
-            },
-            _ => None,
-        };
         let args = |lua: &Lua, game: &mlua::AnyUserData| {
             Ok(MultiValue::from_iter([
                 Value::UserData(game.clone()),
@@ -276,7 +268,7 @@ impl Trigger for LuaTrigger {
             ]))
         };
         self.host
-            .run_script(&self.set.script, ctx, Some(self.hook), "on", pick, args)
+            .run_script(&self.set.script, ctx, Some(self.hook), "on", args)
             .map(|_| ())
     }
 }
