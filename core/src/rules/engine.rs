@@ -31,9 +31,9 @@ pub(crate) struct Engine<'a> {
     pub(in crate::rules) checking_victory: bool,
     /// `triggered` events of running triggers that have not acted yet, outermost first.
     pub(in crate::rules) announce: Vec<Event>,
-    /// Moves whose steps only a face-down card listens to, not yet announced: a move is one
-    /// `moved` event whatever the Overmind holds, unless the card acts (and is turned up
-    /// first), outermost first.
+    /// The steps of moves interrupted by `step` triggers that have shown nothing yet, outermost
+    /// first: a move is one `moved` event whatever listens to its steps, until something is
+    /// shown (docs/RULES.md §14).
     pub(in crate::rules) pending_moves: Vec<Event>,
     /// Lua instructions this step's script calls may still spend: public calls, then face-down
     /// cards' hooks (`lua_step_instructions` each, docs/SANDBOX.md).
@@ -68,13 +68,11 @@ impl<'a> Engine<'a> {
         self.events.push(e);
     }
 
-    /// The running triggers act: announce them (docs/RULES.md §14), after the steps walked
-    /// before them.
+    /// Something is shown: first the steps walked before it, then the running triggers that
+    /// have not been announced yet (docs/RULES.md §14).
     pub(in crate::rules) fn acting(&mut self) {
-        if !self.announce.is_empty() {
-            self.events.append(&mut self.pending_moves);
-            self.events.append(&mut self.announce);
-        }
+        self.events.append(&mut self.pending_moves);
+        self.events.append(&mut self.announce);
     }
 
     /// Ask a side to choose; returns the chosen option's index.

@@ -193,15 +193,15 @@ impl Engine<'_> {
                 }
             }
             if let Mover::Model(id) = mover {
-                // Only a step something listens to interrupts the move's `moved` event; one
-                // only a face-down card listens to, only if the card acts (docs/RULES.md
-                // §15.6: what the Heroes see never depends on what the Overmind holds).
-                let public = self.step_due_public(id, next);
-                if public || self.step_due(id, next) {
+                // Only a step hook that acts interrupts the move's `moved` event: the steps
+                // walked so far are held back and announced before its first event, so a hook
+                // that does nothing leaves the move one event, as in a game where nothing
+                // listens (docs/RULES.md §14); a face-down card's is never told apart from no
+                // hook (§15.6).
+                if self.step_due(id, next) {
+                    let before = self.mover_status(id);
                     let mark = self.pending_moves.len();
-                    if public {
-                        self.flush(mover, &mut segment, forced);
-                    } else if segment.len() > 1 {
+                    if segment.len() > 1 {
                         self.pending_moves.push(Event::Moved {
                             unit: Id::from(mover.id()),
                             path: segment.clone(),
@@ -209,19 +209,24 @@ impl Engine<'_> {
                         });
                     }
                     self.step_triggers(id, next);
-                    if !public {
-                        if self.pending_moves.len() > mark {
-                            // The card did nothing: the move goes on as one event.
-                            self.pending_moves.truncate(mark);
-                        } else if let Some(&last) = segment.last() {
-                            segment.clear();
-                            segment.push(last);
-                        }
+                    if self.pending_moves.len() > mark {
+                        // Nothing was shown: the move goes on as one event.
+                        self.pending_moves.truncate(mark);
+                    } else if let Some(&last) = segment.last() {
+                        // The steps so far were announced: the rest is a new event.
+                        segment.clear();
+                        segment.push(last);
                     }
-                    // A trigger may have killed, stunned or moved the mover: it stops.
-                    let stopped = self.st.find_model(id).is_none_or(|(_, m)| {
-                        m.pos != next || m.status.stunned || m.status.knocked_down
-                    });
+                    // A trigger that killed, stunned, knocked down or moved the mover stops
+                    // its move there (docs/RULES.md §14); what happened before the triggers
+                    // (an Overwatch shot's Push Back) is left to the walk, as when nothing
+                    // listens.
+                    let stopped = match (before, self.mover_status(id)) {
+                        (Some((pos, stunned, down)), Some((pos_now, stunned_now, down_now))) => {
+                            pos_now != pos || (stunned_now && !stunned) || (down_now && !down)
+                        }
+                        _ => true,
+                    };
                     if stopped || self.st.is_over() {
                         break;
                     }
@@ -237,6 +242,13 @@ impl Engine<'_> {
         }
         self.flush(mover, &mut segment, forced);
         taken
+    }
+
+    /// Where `model` stands, and whether it is Stunned and Knocked Down; `None` once it is gone.
+    fn mover_status(&self, model: &Id) -> Option<(Pos, bool, bool)> {
+        self.st
+            .find_model(model)
+            .map(|(_, m)| (m.pos, m.status.stunned, m.status.knocked_down))
     }
 
     /// `step` triggers for `model` entering `at`: the game's, its type's or profile's, then each

@@ -90,27 +90,15 @@ impl Engine<'_> {
         self.content.triggers.iter().any(|t| t.hook == hook)
     }
 
-    /// Whether some `step` trigger concerns `model` entering `at`: the game's, its type's or
-    /// profile's, or a token's lying there.
+    /// Whether some `step` trigger concerns `model` entering `at`: the game's, an active card's
+    /// (face down or not), its type's or profile's, or a token's lying there.
     #[must_use]
     pub fn step_due(&self, model: &Id, at: Pos) -> bool {
-        self.step_listened(model, at, true)
-    }
-
-    /// Whether a step hook anyone may know of listens to `model` entering `at`: any but a
-    /// face-down card's (docs/RULES.md §15.6).
-    pub(in crate::rules) fn step_due_public(&self, model: &Id, at: Pos) -> bool {
-        self.step_listened(model, at, false)
-    }
-
-    fn step_listened(&self, model: &Id, at: Pos, hidden_too: bool) -> bool {
         self.content.triggers.iter().any(|t| {
             t.hook == Hook::Step
                 && match &t.owner {
                     Owner::Game => true,
-                    Owner::Card(c) => {
-                        self.st.cards.active(c) && (hidden_too || !self.st.cards.hidden_agenda(c))
-                    }
+                    Owner::Card(c) => self.st.cards.active(c),
                     Owner::Token(kind) => self.st.tokens_at(at).any(|tk| tk.kind == *kind),
                     Owner::Alien(k) | Owner::Hero(k) => {
                         self.st.find_model(model).is_some_and(|(_, m)| m.kind == *k)

@@ -570,3 +570,73 @@ fn a_trigger_is_announced_only_when_it_acts() {
         "{ev:#?}"
     );
 }
+
+/// Issue 24: a `step` hook that does nothing changes nothing — the move stays one `moved`
+/// event, and a move pushed back by an Overwatch shot goes on (or stops) as when nothing
+/// listens.
+#[test]
+fn a_step_hook_that_does_nothing_changes_nothing() {
+    let idle = |w: &mut World| {
+        for (source, owner) in [
+            ("everyone", Owner::Game),
+            ("trooper", Owner::Hero("trooper".into())),
+            ("grunt", Owner::Alien("grunt".into())),
+        ] {
+            add(w, source, owner, Hook::Step, Box::new(|_, _| Ok(())));
+        }
+    };
+    // A Hero's move.
+    let hero_move = |listen: bool| {
+        let mut w = world();
+        if listen {
+            idle(&mut w);
+        }
+        let mut g = one_hero(&w);
+        apply(&mut g, &w, &mut ctl(vec![]), mv("T", 4, 0))
+    };
+    let quiet = hero_move(false);
+    assert_eq!(
+        quiet
+            .iter()
+            .filter(|e| matches!(e, Event::Moved { .. }))
+            .count(),
+        1,
+        "{quiet:#?}"
+    );
+    assert_eq!(hero_move(true), quiet);
+    // An alien's move, pushed back by Overwatch at its first step, then resumed.
+    let pushed = |listen: bool| {
+        let mut w = world();
+        if let Some(h) = w.content.heroes.get_mut("trooper") {
+            h.shoot_effects = vec![Effect::PushBack];
+        }
+        if listen {
+            idle(&mut w);
+        }
+        let mut s = setup("", &[("T", "trooper", [0, 2])], &[]);
+        s.map = MapBuilder::new(12, 6).build();
+        s.rules.die = all_hits();
+        let mut st = s.start(&w.content, 3).expect("valid setup");
+        push_alien(&mut st, "A", "grunt", &[[8, 2]], 9);
+        let mut g = Game::new(st, "t", 3);
+        let mut c = ctl(vec![]);
+        apply(&mut g, &w, &mut c, Action::Overwatch { unit: "T".into() });
+        to_overmind(&mut g, &w, &mut c);
+        let ev = apply(&mut g, &w, &mut c, mv("A.1", 4, 2));
+        (ev, g.state.find_model("A.1").map(|(_, m)| m.pos))
+    };
+    let (quiet, at) = pushed(false);
+    assert!(
+        quiet.iter().any(|e| matches!(
+            e,
+            Event::Status {
+                status: event::StatusChange::PushedBack { .. },
+                ..
+            }
+        )),
+        "{quiet:#?}"
+    );
+    let (heard, heard_at) = pushed(true);
+    assert_eq!(heard, quiet);
+    assert_eq!(heard_at, at);
+}

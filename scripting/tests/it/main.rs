@@ -12,6 +12,7 @@ mod hands_leak;
 mod hidden_lua;
 mod load_errors;
 mod lua_vs_native;
+mod noop_hook;
 mod reload;
 mod scenarios;
 mod storage;
