@@ -186,6 +186,36 @@ local function scratch_of(t)
   return type(mt) == "table" and rawget(mt, SCRATCH) or nil
 end
 
+-- Lazy tables (a hook's `moment`): made with only a private key holding the host's data; the
+-- first read, write, walk or metatable question fills in every field (the host's `lazy_fill`)
+-- and drops the key and the metatable, so a hook that never looks at its moment does not pay
+-- for building it, and one that does sees a plain table.
+local LAZY = {}
+local LAZY_MT = {}
+local lazy_fill = nil
+
+local function materialize(t)
+  local data = rawget(t, LAZY)
+  if data == nil then return end
+  rawset(t, LAZY, nil)
+  setmetatable_raw(t, nil)
+  local full = lazy_fill(data)
+  local k, v = next_raw(full)
+  while k ~= nil do
+    rawset(t, k, v)
+    k, v = next_raw(full, k)
+  end
+end
+
+LAZY_MT.__index = function(t, k)
+  materialize(t)
+  return rawget(t, k)
+end
+LAZY_MT.__newindex = function(t, k, v)
+  materialize(t)
+  rawset(t, k, v)
+end
+
 local function getmetatable(...)
   if select("#", ...) == 0 then error("bad argument #1 to 'getmetatable' (value expected)", 2) end
   local v = ...
@@ -194,6 +224,10 @@ local function getmetatable(...)
     local scratch = scratch_of(v)
     if scratch ~= nil then return scratch[2] or nil end
     local mt = getmetatable_raw(v)
+    if mt == LAZY_MT then
+      materialize(v)
+      return nil
+    end
     return sealed_view[mt] or mt
   end
   if tv == "string" then return string_mt_view end
@@ -203,7 +237,9 @@ end
 
 local set_scratch_mt -- defined with the sealed scripts, below
 
+
 local function setmetatable(t, mt)
+  if getmetatable_raw(t) == LAZY_MT then materialize(t) end
   local scratch = type(t) == "table" and scratch_of(t) or nil
   if scratch ~= nil then
     return set_scratch_mt(t, mt, scratch[1])
@@ -278,6 +314,7 @@ local function ordered_keys(t, fname)
 end
 
 local function pairs(t)
+  if getmetatable_raw(t) == LAZY_MT then materialize(t) end
   local target = proxy_target[t]
   if target == nil then
     local tt = type(t)
@@ -350,6 +387,7 @@ local function next(t, k)
   if type(t) ~= "table" then
     error("bad argument #1 to 'next' (table expected, got " .. type(t) .. ")", 2)
   end
+  if getmetatable_raw(t) == LAZY_MT then materialize(t) end
   local target = proxy_target[t] or t
   if next_raw(target) == nil then return nil end
   local at
@@ -1301,5 +1339,8 @@ return {
   freeze = function(value, name) return deep_freeze(value, name, {}) end,
   seal = seal,
   call_sealed = call_sealed,
+  lazy_key = LAZY,
+  lazy_mt = LAZY_MT,
+  set_lazy_fill = function(f) lazy_fill = f end,
   tostring = safe_tostring,
 }

@@ -164,6 +164,8 @@ impl ScriptHost {
                 })
             })
             .map_err(|e| setup(&e))?;
+        let fill = triggers::moment_fill(lua).map_err(|e| setup(&e))?;
+        sandbox.set_lazy_fill(fill).map_err(|e| setup(&e))?;
         Ok(Rc::new(ScriptHost {
             draw,
             defs: RefCell::new(BTreeMap::new()),

@@ -90,6 +90,9 @@ struct Api {
     freeze: Function,
     seal: Function,
     call_sealed: Function,
+    lazy_key: Table,
+    lazy_mt: Table,
+    set_lazy_fill: Function,
 }
 
 /// A Lua 5.4 state prepared for untrusted content scripts.
@@ -188,6 +191,9 @@ impl Sandbox {
             freeze: exports.get("freeze").map_err(setup)?,
             seal: exports.get("seal").map_err(setup)?,
             call_sealed: exports.get("call_sealed").map_err(setup)?,
+            lazy_key: exports.get("lazy_key").map_err(setup)?,
+            lazy_mt: exports.get("lazy_mt").map_err(setup)?,
+            set_lazy_fill: exports.get("set_lazy_fill").map_err(setup)?,
         };
         let grow = lua
             .load("local t = {} for i = 1, 9 do t['k' .. i] = i end")
@@ -372,6 +378,27 @@ impl Sandbox {
         args.push_front(Value::Function(f));
         args.push_front(Value::Table(sealed.table.clone()));
         self.api.call_sealed.call(args)
+    }
+
+    /// Makes `fill` the function lazy tables are filled in with: called with a lazy table's
+    /// data, it returns the table whose fields the lazy one then takes.
+    ///
+    /// # Errors
+    /// Lua could not run the setter (out of memory).
+    pub fn set_lazy_fill(&self, fill: Function) -> mlua::Result<()> {
+        self.api.set_lazy_fill.call(fill)
+    }
+
+    /// A lazy table holding `data`: scripts see a plain table whose fields the lazy fill
+    /// function makes from `data` when a script first reads, writes or walks it.
+    ///
+    /// # Errors
+    /// Lua is out of memory.
+    pub fn lazy_table(&self, data: Value) -> mlua::Result<Table> {
+        let t = self.lua.create_table()?;
+        t.raw_set(self.api.lazy_key.clone(), data)?;
+        t.set_metatable(Some(self.api.lazy_mt.clone()))?;
+        Ok(t)
     }
 
     /// Compiles `source` (checked by the caller: text, not too large) into a factory: a

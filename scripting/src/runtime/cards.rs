@@ -133,7 +133,7 @@ impl Trigger for LuaPlay {
         let args = |lua: &Lua, game: &mlua::AnyUserData| {
             Ok(MultiValue::from_iter([
                 Value::UserData(game.clone()),
-                Value::Table(told.table(lua)?),
+                Value::Table(told.lazy(lua, &self.host)?),
             ]))
         };
         self.host

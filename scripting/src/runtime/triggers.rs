@@ -264,7 +264,7 @@ impl Trigger for LuaTrigger {
         let args = |lua: &Lua, game: &mlua::AnyUserData| {
             Ok(MultiValue::from_iter([
                 Value::UserData(game.clone()),
-                Value::Table(told.table(lua)?),
+                Value::Table(told.lazy(lua, &self.host)?),
             ]))
         };
         self.host
@@ -307,7 +307,19 @@ pub(super) struct Told {
     card: Option<Id>,
 }
 
+/// The function a lazy `moment` is filled in with (`Sandbox::lazy_table`): its data is a
+/// [`Told`], taken out of the userdata.
+pub(crate) fn moment_fill(lua: &Lua) -> mlua::Result<mlua::Function> {
+    lua.create_function(|lua, ud: mlua::AnyUserData| ud.take::<Told>()?.table(lua))
+}
+
 impl Told {
+    /// The `moment` table, made lazily: its fields are built when the hook first looks at it.
+    pub(super) fn lazy(self, lua: &Lua, host: &ScriptHost) -> mlua::Result<mlua::Table> {
+        let data = lua.create_any_userdata(self)?;
+        host.sandbox().lazy_table(Value::UserData(data))
+    }
+
     pub(super) fn of(ctx: &mut BehaviourCtx<'_, '_>, m: &Moment) -> Told {
         let token = m
             .token

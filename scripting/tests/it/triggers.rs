@@ -949,3 +949,39 @@ fn the_scripts_of_one_step_share_its_pool_and_the_next_step_has_a_fresh_one() {
     assert_eq!(logs(&ev), ["paid", "paid"], "{ev:#?}");
     assert!(failures(&ev).is_empty(), "{ev:#?}");
 }
+
+#[test]
+fn a_moment_is_a_plain_table_of_the_game_as_it_was_when_the_hook_was_called() {
+    let pack = Pack::new(&[
+        ("heroes/trooper.toml", HERO),
+        ("heroes/medic.toml", MEDIC),
+        ("aliens/grunt.lua", GRUNT),
+    ]);
+    // The moment is built only when the hook first looks at it (issue 24), but from what the
+    // game was when the hook was called: the Hero's Health before this hook's damage.
+    pack.write(
+        "triggers/look.lua",
+        r#"return trigger {
+  id = "look", name = "Look", text = "Looks late.",
+  on = {
+    step = function(game, moment)
+      game:damage(game:heroes()[1], 1)
+      local keys = {}
+      for k in pairs(moment) do
+        keys[#keys + 1] = k
+      end
+      table.sort(keys)
+      moment.extra = 1
+      game:log(moment.model.health .. " " .. table.concat(keys, ",") .. " "
+        .. tostring(getmetatable(moment)) .. " " .. moment.extra .. " " .. moment.at.x)
+    end,
+  },
+}
+"#,
+    );
+    let set = pack.load();
+    let mut g = game(&set, &[("T", "trooper", 0, 0)]);
+    let ev = act(&mut g, &set, walk("T", &[], (1, 0)));
+    assert!(failures(&ev).is_empty(), "{ev:#?}");
+    assert_eq!(logs(&ev), ["8 at,model,round,unit nil 1 1"], "{ev:#?}");
+}
