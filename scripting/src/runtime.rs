@@ -104,6 +104,8 @@ pub struct ScriptHost {
     game: AnyUserData,
     /// The `math.random` source of every call.
     draw: Function,
+    /// The running hook calls' moments, for their lazy `moment` tables.
+    moments: Rc<triggers::Moments>,
     // Last, so every Lua value above is released before the state closes.
     sandbox: Sandbox,
 }
@@ -164,10 +166,12 @@ impl ScriptHost {
                 })
             })
             .map_err(|e| setup(&e))?;
-        let fill = triggers::moment_fill(lua).map_err(|e| setup(&e))?;
+        let moments = Rc::new(triggers::Moments::default());
+        let fill = triggers::moment_fill(lua, Rc::clone(&moments)).map_err(|e| setup(&e))?;
         sandbox.set_lazy_fill(fill).map_err(|e| setup(&e))?;
         Ok(Rc::new(ScriptHost {
             draw,
+            moments,
             defs: RefCell::new(BTreeMap::new()),
             known,
             calls,

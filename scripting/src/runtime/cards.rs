@@ -130,10 +130,11 @@ impl Trigger for LuaPlay {
     /// Runs the sealed script's `play(game, ctx)`.
     fn fire(&self, ctx: &mut BehaviourCtx<'_, '_>, moment: &Moment) -> Result<(), BehaviourError> {
         let told = Told::of(ctx, moment);
-        let args = |lua: &Lua, game: &mlua::AnyUserData| {
+        let (index, _entered) = self.host.moments.enter(told);
+        let args = |_: &Lua, game: &mlua::AnyUserData| {
             Ok(MultiValue::from_iter([
                 Value::UserData(game.clone()),
-                Value::Table(told.lazy(lua, &self.host)?),
+                Value::Table(self.host.sandbox().lazy_table(Value::Integer(index))?),
             ]))
         };
         self.host

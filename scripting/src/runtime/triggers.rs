@@ -261,10 +261,11 @@ impl Trigger for LuaTrigger {
     /// Runs the script's top level afresh, then its `on[hook](game, moment)`.
     fn fire(&self, ctx: &mut BehaviourCtx<'_, '_>, moment: &Moment) -> Result<(), BehaviourError> {
         let told = Told::of(ctx, moment);
-        let args = |lua: &Lua, game: &mlua::AnyUserData| {
+        let (index, _entered) = self.host.moments.enter(told);
+        let args = |_: &Lua, game: &mlua::AnyUserData| {
             Ok(MultiValue::from_iter([
                 Value::UserData(game.clone()),
-                Value::Table(told.lazy(lua, &self.host)?),
+                Value::Table(self.host.sandbox().lazy_table(Value::Integer(index))?),
             ]))
         };
         self.host
@@ -274,6 +275,7 @@ impl Trigger for LuaTrigger {
 }
 
 /// A model a moment names: on the map, or gone (killed) and known by its id.
+#[derive(Clone)]
 enum Seen {
     Here(ModelInfo),
     Gone(Id),
@@ -293,6 +295,7 @@ impl Seen {
 }
 
 /// What the `moment` table holds, read from the game before the call.
+#[derive(Clone)]
 pub(super) struct Told {
     unit: Option<UnitRef>,
     model: Option<Seen>,
@@ -307,19 +310,48 @@ pub(super) struct Told {
     card: Option<Id>,
 }
 
-/// The function a lazy `moment` is filled in with (`Sandbox::lazy_table`): its data is a
-/// [`Told`], taken out of the userdata.
-pub(crate) fn moment_fill(lua: &Lua) -> mlua::Result<mlua::Function> {
-    lua.create_function(|lua, ud: mlua::AnyUserData| ud.take::<Told>()?.table(lua))
+/// The moments of the hook calls running, innermost last: a lazy `moment` table holds its
+/// index here (an integer costs nothing to make; a userdata would, at every call).
+#[derive(Default)]
+pub(crate) struct Moments(std::cell::RefCell<Vec<Told>>);
+
+impl Moments {
+    /// `told` is the running call's moment until the guard drops; returns its index.
+    pub(super) fn enter(&self, told: Told) -> (i64, MomentEntered<'_>) {
+        let mut v = self.0.borrow_mut();
+        v.push(told);
+        (
+            i64::try_from(v.len() - 1).unwrap_or(i64::MAX),
+            MomentEntered(self),
+        )
+    }
+}
+
+/// Drops the moment its call entered.
+pub(super) struct MomentEntered<'a>(&'a Moments);
+
+impl Drop for MomentEntered<'_> {
+    fn drop(&mut self) {
+        self.0 .0.borrow_mut().pop();
+    }
+}
+
+/// The function a lazy `moment` is filled in with (`Sandbox::lazy_table`): its data is the
+/// index of its [`Told`] among the running calls' moments.
+pub(crate) fn moment_fill(
+    lua: &Lua,
+    moments: std::rc::Rc<Moments>,
+) -> mlua::Result<mlua::Function> {
+    lua.create_function(move |lua, i: i64| {
+        let told = usize::try_from(i)
+            .ok()
+            .and_then(|i| moments.0.borrow().get(i).cloned())
+            .ok_or_else(|| mlua::Error::runtime("internal: a moment outlived its call"))?;
+        told.table(lua)
+    })
 }
 
 impl Told {
-    /// The `moment` table, made lazily: its fields are built when the hook first looks at it.
-    pub(super) fn lazy(self, lua: &Lua, host: &ScriptHost) -> mlua::Result<mlua::Table> {
-        let data = lua.create_any_userdata(self)?;
-        host.sandbox().lazy_table(Value::UserData(data))
-    }
-
     pub(super) fn of(ctx: &mut BehaviourCtx<'_, '_>, m: &Moment) -> Told {
         let token = m
             .token
@@ -344,6 +376,7 @@ impl Told {
     }
 
     pub(super) fn table(self, lua: &Lua) -> mlua::Result<Table> {
+        // Built on first look (see `Moments`), from what was read when the hook was called.
         crate::api::build::moment(
             lua,
             MomentFields {
