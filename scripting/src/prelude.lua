@@ -1339,6 +1339,10 @@ return {
   freeze = function(value, name) return deep_freeze(value, name, {}) end,
   seal = seal,
   call_sealed = call_sealed,
+  -- A hook's call: `(game, moment)`, the moment a lazy table of the host's moment `index`.
+  call_hook = function(sealed, f, game, index)
+    return call_sealed(sealed, f, game, setmetatable_raw({ [LAZY] = index }, LAZY_MT))
+  end,
   lazy_key = LAZY,
   lazy_mt = LAZY_MT,
   set_lazy_fill = function(f) lazy_fill = f end,

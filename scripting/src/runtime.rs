@@ -102,8 +102,6 @@ pub struct ScriptHost {
     known: Rc<KnownTypes>,
     calls: Rc<Calls>,
     game: AnyUserData,
-    /// The `math.random` source of every call.
-    draw: Function,
     /// The running hook calls' moments, for their lazy `moment` tables.
     moments: Rc<triggers::Moments>,
     // Last, so every Lua value above is released before the state closes.
@@ -159,18 +157,26 @@ impl ScriptHost {
         let game = lua.create_any_userdata(GameRef).map_err(|e| setup(&e))?;
         // `math.random` in a call draws from the game's RNG through the running call's context
         // (`api::call`), like any API function: made once, not per call.
+        let running = Rc::clone(&calls);
         let draw = lua
-            .create_function(|lua, ()| {
+            .create_function(move |lua, ()| {
+                if !running.is_running() {
+                    return Err(mlua::Error::runtime(
+                        "math.random is only available while the game is running (it draws from \
+                         the game's seeded RNG, which a script's top level does not have)",
+                    ));
+                }
                 api::call::with_ctx(lua, |_, ctx| {
                     Ok(i64::from_ne_bytes(ctx.random_u64().to_ne_bytes()))
                 })
             })
             .map_err(|e| setup(&e))?;
+        // There for good: it raises while no call runs, as an empty slot would.
+        sandbox.set_rng(&draw).map_err(|e| setup(&e))?;
         let moments = Rc::new(triggers::Moments::default());
         let fill = triggers::moment_fill(lua, Rc::clone(&moments)).map_err(|e| setup(&e))?;
         sandbox.set_lazy_fill(fill).map_err(|e| setup(&e))?;
         Ok(Rc::new(ScriptHost {
-            draw,
             moments,
             defs: RefCell::new(BTreeMap::new()),
             known,
@@ -439,7 +445,7 @@ impl ScriptHost {
                 Value::UserData(game.clone()),
             ]))
         };
-        self.run_script(&def.script, ctx, None, entry, args)
+        self.run_script(&def.script, ctx, None, entry, None, args)
     }
 
     /// One call into a definition script, as behaviours and triggers make it: the function
@@ -456,6 +462,7 @@ impl ScriptHost {
         ctx: &mut BehaviourCtx<'_, '_>,
         hook: Option<Hook>,
         entry: &str,
+        moment: Option<i64>,
         args: impl FnOnce(&mlua::Lua, &AnyUserData) -> mlua::Result<MultiValue>,
     ) -> Result<Value, BehaviourError> {
         let storage = self.calls.enter_storage(ctx.behaviour(), hook);
@@ -466,12 +473,20 @@ impl ScriptHost {
         // in this one spends (a face-down card's hook inside a public token's) is not this
         // call's, and each is charged to its own step pool (docs/SANDBOX.md).
         let limit = cell.try_borrow().map_or(0, |c| c.step_instructions_left());
-        let (result, used) = self.sandbox.call_within(limit, &self.draw, |lua| {
+        let (result, used) = self.sandbox.call_within(limit, |lua| {
             lua.scope(|scope| {
                 let trampoline = scope.create_function(|lua, ()| calls.run_job(lua, &cell))?;
                 let _entered = calls.enter(trampoline);
                 let f = entry_of(script, entry, hook)?;
-                sandbox.call_sealed(&script.sealed, f, args(lua, &self.game)?)
+                match moment {
+                    Some(index) => sandbox.call_hook(
+                        &script.sealed,
+                        f,
+                        Value::UserData(self.game.clone()),
+                        Value::Integer(index),
+                    ),
+                    None => sandbox.call_sealed(&script.sealed, f, args(lua, &self.game)?),
+                }
             })
         });
         let table = storage.table();

@@ -29,8 +29,6 @@ enum Rng<'a> {
     None,
     /// A host closure, lent for the call (through a scoped function).
     Scoped(&'a mut dyn FnMut() -> u64),
-    /// A function made once, returning a draw as an integer.
-    Made(&'a Function),
 }
 
 /// Scripts larger than this are refused before compiling (content scripts are a few KiB).
@@ -90,6 +88,7 @@ struct Api {
     freeze: Function,
     seal: Function,
     call_sealed: Function,
+    call_hook: Function,
     lazy_key: Table,
     lazy_mt: Table,
     set_lazy_fill: Function,
@@ -191,6 +190,7 @@ impl Sandbox {
             freeze: exports.get("freeze").map_err(setup)?,
             seal: exports.get("seal").map_err(setup)?,
             call_sealed: exports.get("call_sealed").map_err(setup)?,
+            call_hook: exports.get("call_hook").map_err(setup)?,
             lazy_key: exports.get("lazy_key").map_err(setup)?,
             lazy_mt: exports.get("lazy_mt").map_err(setup)?,
             set_lazy_fill: exports.get("set_lazy_fill").map_err(setup)?,
@@ -380,6 +380,23 @@ impl Sandbox {
         self.api.call_sealed.call(args)
     }
 
+    /// [`call_sealed`](Self::call_sealed) for a hook: `f(game, moment)` where `moment` is a lazy
+    /// table ([`lazy_table`](Self::lazy_table)) of `data`, made in Lua (cheaper than from here).
+    ///
+    /// # Errors
+    /// As [`call_sealed`](Self::call_sealed).
+    pub fn call_hook(
+        &self,
+        sealed: &Sealed,
+        f: Function,
+        game: Value,
+        data: Value,
+    ) -> mlua::Result<Value> {
+        self.api
+            .call_hook
+            .call((sealed.table.clone(), f, game, data))
+    }
+
     /// Makes `fill` the function lazy tables are filled in with: called with a lazy table's
     /// data, it returns the table whose fields the lazy one then takes.
     ///
@@ -557,10 +574,19 @@ impl Sandbox {
     pub fn call_within<R>(
         &self,
         limit: u64,
-        rng: &Function,
         f: impl FnOnce(&Lua) -> mlua::Result<R>,
     ) -> (Result<R, ScriptError>, u64) {
-        self.run_within(limit, Rng::Made(rng), f)
+        self.run_within(limit, Rng::None, f)
+    }
+
+    /// Makes `draw` the source of `math.random` in every call from now on (unless a call gives
+    /// its own with [`call_with_rng`](Self::call_with_rng)): a function that returns a uniformly
+    /// random 64-bit integer, and raises when no game is running.
+    ///
+    /// # Errors
+    /// Lua is out of memory.
+    pub fn set_rng(&self, draw: &Function) -> mlua::Result<()> {
+        self.slots.raw_set(RNG_SLOT, draw.clone())
     }
 
     fn run_within<R>(
@@ -585,27 +611,21 @@ impl Sandbox {
         }
         self.nesting.set(self.nesting.get() + 1);
         self.budget.enter_call(limit);
-        // An integer key: a string key would be made (interned) again at every call.
-        let with_rng = |draw: Option<Value>| -> mlua::Result<R> {
-            let previous: Value = self.slots.raw_get(RNG_SLOT)?;
-            if let Some(draw) = draw {
-                self.slots.raw_set(RNG_SLOT, draw)?;
-            }
-            let result = f(&self.lua);
-            let restored = self.slots.raw_set(RNG_SLOT, previous);
-            let value = result?;
-            restored?;
-            Ok(value)
-        };
         let result = match rng {
-            Rng::None => with_rng(None),
-            // A function made once, which reaches the running call by itself: no scope.
-            Rng::Made(draw) => with_rng(Some(Value::Function(draw.clone()))),
+            // Whatever source the sandbox has (`set_rng`), untouched.
+            Rng::None => f(&self.lua),
             Rng::Scoped(rng) => self.lua.scope(|scope| {
                 let draw = scope.create_function_mut(move |_, ()| {
                     Ok(i64::from_ne_bytes(rng().to_ne_bytes()))
                 })?;
-                with_rng(Some(Value::Function(draw)))
+                // An integer key: a string key would be made (interned) again at every call.
+                let previous: Value = self.slots.raw_get(RNG_SLOT)?;
+                self.slots.raw_set(RNG_SLOT, draw)?;
+                let result = f(&self.lua);
+                let restored = self.slots.raw_set(RNG_SLOT, previous);
+                let value = result?;
+                restored?;
+                Ok(value)
             }),
         };
         self.nesting.set(self.nesting.get() - 1);

@@ -159,6 +159,11 @@ impl Calls {
         StorageEntered(self)
     }
 
+    /// Whether a behaviour or trigger call is running (its game can be reached).
+    pub(crate) fn is_running(&self) -> bool {
+        !self.running.borrow().is_empty()
+    }
+
     /// The hook of the innermost running call, when it is a trigger's.
     pub(crate) fn hook(&self) -> Option<Hook> {
         self.storage.borrow().last().and_then(|s| s.hook)

@@ -131,14 +131,9 @@ impl Trigger for LuaPlay {
     fn fire(&self, ctx: &mut BehaviourCtx<'_, '_>, moment: &Moment) -> Result<(), BehaviourError> {
         let told = Told::of(ctx, moment);
         let (index, _entered) = self.host.moments.enter(told);
-        let args = |_: &Lua, game: &mlua::AnyUserData| {
-            Ok(MultiValue::from_iter([
-                Value::UserData(game.clone()),
-                Value::Table(self.host.sandbox().lazy_table(Value::Integer(index))?),
-            ]))
-        };
+        let args = |_: &Lua, _: &mlua::AnyUserData| Ok(MultiValue::new());
         self.host
-            .run_script(&self.script, ctx, None, "play", args)
+            .run_script(&self.script, ctx, None, "play", Some(index), args)
             .map(|_| ())
     }
 }

@@ -375,3 +375,16 @@ return behaviour {
     assert!(failures(&p.events).is_empty(), "{:#?}", p.events);
     assert_eq!(logs(&p), vec!["6 3 1 4 true"; 3]);
 }
+
+#[test]
+fn math_random_at_a_scripts_top_level_still_raises() {
+    let e = refused(
+        "local r = math.random(6)\nreturn behaviour { id = \"subject\", name = \"S\", text = \
+         \"T\", perform = function() end }",
+    );
+    assert!(
+        e.starts_with("tests/subject.lua:1:")
+            && e.contains("only available while the game is running"),
+        "{e}"
+    );
+}
