@@ -47,6 +47,9 @@ pub(crate) struct AllocCounters {
     hash_cap_hit: Cell<Option<usize>>,
     calibrating: Cell<bool>,
     largest_vector: Cell<usize>,
+    /// Lua's compiler is running: its own tables (a chunk's constants, by value) are not a
+    /// script's, and a source's size bounds them.
+    compiling: Cell<bool>,
 }
 
 impl AllocCounters {
@@ -78,6 +81,16 @@ impl AllocCounters {
         }
     }
 
+    /// Runs `f` (Lua's compiler) with hash parts uncapped: the compiler keeps a chunk's
+    /// constants in a table of its own, which a script of more than `table_keys` distinct
+    /// constants would otherwise outgrow.
+    pub(crate) fn compiling<R>(&self, f: impl FnOnce() -> R) -> R {
+        let before = self.compiling.replace(true);
+        let out = f();
+        self.compiling.set(before);
+        out
+    }
+
     /// The number of nodes of the last hash part refused for being over the limit.
     pub(crate) fn take_hash_cap_hit(&self) -> Option<usize> {
         self.hash_cap_hit.take()
@@ -86,6 +99,9 @@ impl AllocCounters {
     /// True when a fresh untyped vector of `nsize` bytes is a hash part over the limit: Lua
     /// allocates hash parts as whole new vectors of `2^k` nodes.
     fn is_oversized_hash_part(&self, nsize: usize) -> bool {
+        if self.compiling.get() {
+            return false;
+        }
         let node = self.node_size.get();
         if node == 0 || (nsize / node) * node != nsize {
             return false;

@@ -465,6 +465,15 @@ impl ScriptHost {
         moment: Option<i64>,
         args: impl FnOnce(&mlua::Lua, &AnyUserData) -> mlua::Result<MultiValue>,
     ) -> Result<Value, BehaviourError> {
+        // A step whose pool is spent runs nothing more: not even the first instructions before
+        // the budget's first check, which can be slow ones (docs/SANDBOX.md).
+        if ctx.step_instructions_left() == 0 {
+            return Err(BehaviourError::new(format!(
+                "{}: instruction budget exhausted: this game step's scripts had 0 instructions \
+                 left for this call (`lua_step_instructions` in rules.toml)",
+                script.path.display()
+            )));
+        }
         let storage = self.calls.enter_storage(ctx.behaviour(), hook);
         let cell = RefCell::new(ctx);
         let calls = &self.calls;

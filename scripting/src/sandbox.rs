@@ -428,21 +428,29 @@ impl Sandbox {
         // the same states, and what follows them (`end`, like the end of the source) ends a
         // block either way; the newline ends a trailing comment. So no script can close the
         // factory early and run code outside it.
-        lua.load(source)
-            .set_name(name.clone())
-            .set_mode(ChunkMode::Text)
-            .into_function()?;
+        // Lua's compiler keeps a chunk's constants in a table of its own: not capped like a
+        // script's tables (the source's size bounds it), or a script with more distinct strings
+        // than `table_keys` would not load.
+        let alloc = &self.budget.alloc;
+        alloc.compiling(|| {
+            lua.load(source)
+                .set_name(name.clone())
+                .set_mode(ChunkMode::Text)
+                .into_function()
+        })?;
         let mut wrapped = Vec::with_capacity(source.len() + 40);
         // On the first line, so every line keeps its number.
         wrapped.extend_from_slice(b"return function(_ENV, ...) ");
         wrapped.extend_from_slice(source);
         wrapped.extend_from_slice(b"\nend");
-        let outer = lua
-            .load(wrapped)
-            .set_name(name)
-            .set_mode(ChunkMode::Text)
-            .set_environment(lua.create_table()?)
-            .into_function()?;
+        let env = lua.create_table()?;
+        let outer = alloc.compiling(|| {
+            lua.load(wrapped)
+                .set_name(name)
+                .set_mode(ChunkMode::Text)
+                .set_environment(env)
+                .into_function()
+        })?;
         let factory: Function = outer.call(())?;
         Ok(Compiled {
             path: path.to_string(),

@@ -628,3 +628,19 @@ fn a_scenario_reports_every_misspelt_or_mistyped_key_and_a_pack_toml_too() {
         shown[3]
     );
 }
+
+#[test]
+fn a_script_with_many_distinct_strings_loads() {
+    // Lua's compiler keeps a chunk's constants in a table; the sandbox's cap on a script's
+    // table keys (256 outside the array part) is not the compiler's.
+    let names: Vec<String> = (0..400).map(|i| format!("\"name_{i}\"")).collect();
+    let src = format!(
+        "local names = {{ {} }}\nreturn behaviour {{ id = \"many\", name = \"MANY\", text = \"Names.\",\n  \
+         perform = function(unit, game) game:log(names[400]) end }}",
+        names.join(", ")
+    );
+    let host = crate::common::host();
+    if let Err(e) = host.load_behaviour(std::path::Path::new("tests/many.lua"), &src) {
+        panic!("{e}");
+    }
+}
