@@ -39,7 +39,7 @@ pub const ACTIONS_PER_ACTIVATION: u32 = 2;
 pub const MAX_MODIFIER: u32 = 20;
 
 /// The settings `rules.toml` may hold, in `Rules` order.
-pub const KEYS: [&str; 27] = [
+pub const KEYS: [&str; 29] = [
     "los",
     "overmind_reveal_trigger",
     "die",
@@ -67,6 +67,8 @@ pub const KEYS: [&str; 27] = [
     "max_tokens",
     "max_modifiers",
     "max_units",
+    "max_storage_values",
+    "max_storage_kib",
 ];
 
 /// One problem with a table of rule settings: a byte span of the file the table was read
@@ -162,6 +164,10 @@ pub struct Rules {
     pub max_modifiers: u32,
     /// Most units and Blips a game may hold: content spawning one more is refused.
     pub max_units: u32,
+    /// Most values all scripts' `game.storage` may hold together.
+    pub max_storage_values: u32,
+    /// Most KiB of strings all scripts' `game.storage` may hold together.
+    pub max_storage_kib: u32,
 }
 
 impl Default for Rules {
@@ -194,6 +200,8 @@ impl Default for Rules {
             max_tokens: 500,
             max_modifiers: 500,
             max_units: 200,
+            max_storage_values: 100_000,
+            max_storage_kib: 8192,
         }
     }
 }
@@ -290,6 +298,13 @@ impl Rules {
                 MAX_GROWTH.into(),
             ),
             ("max_units", self.max_units.into(), 1, MAX_GROWTH.into()),
+            (
+                "max_storage_values",
+                self.max_storage_values.into(),
+                10_000,
+                1_000_000,
+            ),
+            ("max_storage_kib", self.max_storage_kib.into(), 1024, 65_536),
         ]
     }
 

@@ -657,6 +657,27 @@ impl GameState {
         value: crate::data::storage::Value,
     ) -> Result<(), String> {
         value.check()?;
+        // All scripts together (docs/SANDBOX.md): the number of scripts is the packs', so
+        // the per-script limits alone do not bound a game.
+        let (values, bytes) = self
+            .storage
+            .iter()
+            .filter(|(k, _)| k.as_str() != id)
+            .map(|(_, v)| v.measure())
+            .fold(value.measure(), |(n, b), (vn, vb)| (n + vn, b + vb));
+        let (most_values, most_kib) = (self.rules.max_storage_values, self.rules.max_storage_kib);
+        if values > most_values as usize {
+            return Err(format!(
+                "all scripts' storage together would hold {values} values; a game holds at most \
+                 {most_values} (`max_storage_values` in rules.toml)"
+            ));
+        }
+        if bytes > (most_kib as usize).saturating_mul(1024) {
+            return Err(format!(
+                "all scripts' storage together would hold {bytes} bytes of strings; a game holds \
+                 at most {most_kib} KiB (`max_storage_kib` in rules.toml)"
+            ));
+        }
         if value == crate::data::storage::Value::table() {
             self.storage.remove(id);
         } else {

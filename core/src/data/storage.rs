@@ -51,6 +51,24 @@ impl Value {
         self.check_inner(0, &mut count, &mut bytes)
     }
 
+    /// How many values and how many bytes of strings (keys included) it holds, as
+    /// [`check`](Self::check) counts them.
+    #[must_use]
+    pub fn measure(&self) -> (usize, usize) {
+        match self {
+            Value::Str(s) => (1, s.len()),
+            Value::Table(entries) => entries.iter().fold((1, 0), |(n, b), (k, v)| {
+                let (vn, vb) = v.measure();
+                let kb = match k {
+                    Key::Str(s) => s.len(),
+                    Key::Int(_) => 0,
+                };
+                (n + vn, b + vb + kb)
+            }),
+            _ => (1, 0),
+        }
+    }
+
     fn check_inner(
         &self,
         depth: usize,

@@ -985,3 +985,40 @@ fn a_moment_is_a_plain_table_of_the_game_as_it_was_when_the_hook_was_called() {
     assert!(failures(&ev).is_empty(), "{ev:#?}");
     assert_eq!(logs(&ev), ["8 at,model,round,unit nil 1 1"], "{ev:#?}");
 }
+
+#[test]
+fn all_scripts_storage_together_is_capped_and_a_call_past_it_keeps_the_earlier_value() {
+    // Three rules, each keeping 5,000 values: each is within a script's 10,000, but together
+    // they pass a game's `max_storage_values` (set to 12,000 here).
+    let mut files = vec![
+        ("heroes/trooper.toml", HERO.to_string()),
+        ("heroes/medic.toml", MEDIC.to_string()),
+        ("aliens/grunt.lua", GRUNT.to_string()),
+    ];
+    for id in ["a", "b", "c"] {
+        files.push((
+            Box::leak(format!("triggers/{id}.lua").into_boxed_str()),
+            format!(
+                "return trigger {{\n  id = \"keep_{id}\", name = \"Keep\", text = \"Keeps.\",\n  on = {{\n    \
+                 step = function(game)\n      local t = {{}}\n      for i = 1, 4999 do\n        t[i] = i\n      end\n      \
+                 game.storage.t = t\n    end,\n  }},\n}}\n"
+            ),
+        ));
+    }
+    let borrowed: Vec<(&str, &str)> = files.iter().map(|(p, t)| (*p, t.as_str())).collect();
+    let pack = Pack::new(&borrowed);
+    let set = pack.load();
+    let mut g = game(&set, &[("T", "trooper", 0, 0)]);
+    std::sync::Arc::make_mut(&mut g.state.rules).max_storage_values = 12_000;
+    let ev = act(&mut g, &set, walk("T", &[], (1, 0)));
+    let f = failures(&ev);
+    assert_eq!(f.len(), 1, "{f:?}");
+    assert_eq!(f[0].0, "keep_c");
+    assert!(f[0].2.contains("max_storage_values"), "{}", f[0].2);
+    assert!(g.state.storage("keep_a").is_some() && g.state.storage("keep_b").is_some());
+    assert_eq!(
+        g.state.storage("keep_c"),
+        None,
+        "its earlier value: nothing"
+    );
+}
