@@ -364,15 +364,15 @@ How the API behaves:
 - **Determinism.** Arrays come in a defined order (game order); `pairs` iterates in a fixed
   order and `math.random` draws from the game's seeded RNG, so a replay runs scripts exactly
   as the original game did.
-- **State lives in the game.** Every call runs the script's top level again in a fresh
-  environment and calls the `perform` that run returns, so neither globals nor the script's
-  top-level locals carry anything from one call to the next (a counter in either reads 1 at
-  every call). What a behaviour must remember goes in `game.storage`: plain values, part of the
+- **State lives in the game.** A script's top level runs once, when it loads; each call runs
+  its `perform` (or hook) with a fresh global table, a function that assigns a top-level local
+  is refused at load, and tables made at the top level are read-only in calls, so nothing
+  carries from one call to the next (a global counter reads 1 at every call). What a behaviour must remember goes in `game.storage`: plain values, part of the
   game state (saved, replayed, copied for the AI's look-ahead), one table per behaviour id,
   checked and kept when the call ends, also when it fails (docs/RULES.md §8.4).
 - **Triggers run like behaviours.** A hook function gets `game` and a fresh `moment` table
-  ([`Moment`](#moment)); it runs the script's top level afresh first, within the same budgets,
-  with `game.storage` kept per script id. Its effects (`game:damage`, `game:heal`,
+  ([`Moment`](#moment)); it runs like `perform`, within the same budgets, with `game.storage`
+  kept per script id. Its effects (`game:damage`, `game:heal`,
   `game:place_token`, ...) are checked by the rules engine, each announced by an `effect` event
   naming the script; an error ends the hook there, logged as `trigger_failed` with its
   `path:line`, and what it did before stands.
