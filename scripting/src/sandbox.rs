@@ -606,6 +606,12 @@ impl Sandbox {
         let outermost = self.nesting.get() == 0;
         if outermost {
             self.budget.reset();
+            // Lua counts instructions to the next hook tick per thread, across calls: set the
+            // count again, so that where this call's ticks (and so its budget's end) fall does
+            // not depend on what ran before it (another game, the AI's look-ahead on a copy).
+            if let Err(e) = install_hook(&self.lua, &self.budget) {
+                return (Err(setup(e)), 0);
+            }
             // Only when `next` cached an order since (a raw read is cheaper than a call).
             let cached = matches!(
                 self.slots.raw_get::<Value>(CACHE_SLOT),

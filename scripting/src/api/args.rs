@@ -377,7 +377,8 @@ impl Args {
     /// A change by a whole number from `-max` to `max`, not 0.
     pub(crate) fn change(&self, i: usize, name: &str, max: i64) -> mlua::Result<i32> {
         let v = self.get(i);
-        match as_int(v).filter(|n| *n != 0 && n.abs() <= max) {
+        // Not `n.abs()`: `math.mininteger` has no absolute value in an i64.
+        match as_int(v).filter(|n| *n != 0 && (-max..=max).contains(n)) {
             Some(n) => Ok(i32::try_from(n).unwrap_or(0)),
             None => self.bad(
                 name,

@@ -10,6 +10,7 @@ mod blip_reveal;
 mod cards;
 mod hands_leak;
 mod hidden_lua;
+mod hook_fuzz;
 mod load_errors;
 mod lua_vs_native;
 mod noop_hook;
