@@ -239,6 +239,9 @@ local set_scratch_mt -- defined with the sealed scripts, below
 
 
 local function setmetatable(t, mt)
+  if type(t) ~= "table" then
+    error("bad argument #1 to 'setmetatable' (table expected, got " .. type(t) .. ")", 2)
+  end
   if getmetatable_raw(t) == LAZY_MT then materialize(t) end
   local scratch = type(t) == "table" and scratch_of(t) or nil
   if scratch ~= nil then

@@ -1893,3 +1893,18 @@ fn a_spent_memory_budget_names_the_script() {
         "{reason}"
     );
 }
+
+#[test]
+fn setmetatable_on_a_non_table_names_the_scripts_call() {
+    attack(
+        "setmetatable_string",
+        "setmetatable(\"text\", {})",
+        Expect::Fails(
+            Runtime,
+            &[
+                "attacks/setmetatable_string.lua:1:",
+                "bad argument #1 to 'setmetatable' (table expected, got string)",
+            ],
+        ),
+    );
+}
