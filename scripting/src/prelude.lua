@@ -1232,6 +1232,7 @@ local function seal(env, def, source)
     cells = cells,
     cell_f = cell_f, -- the common case: one cell, no table to save it in
     cell_i = cell_i,
+    now = env, -- what that cell holds between calls
     meta = { __index = globals, [SCRATCH] = { globals, false } },
   }
 end
@@ -1254,8 +1255,11 @@ local function leave_sealed(cells, saved, outer, ok, ...)
   error((...), 0)
 end
 
-local function leave_sealed_one(f, i, old, outer, ok, ...)
-  if f ~= nil then setupvalue(f, i, old) end
+local function leave_sealed_one(sealed, f, i, old, outer, ok, ...)
+  if f ~= nil then
+    setupvalue(f, i, old)
+    sealed.now = old
+  end
   current_env = outer
   if ok then return ... end
   error((...), 0)
@@ -1305,7 +1309,8 @@ end
 -- handler; the environment the cells held before (an outer call of the same script's) is put
 -- back however the call ends.
 local function call_sealed(sealed, f, ...)
-  local scratch = setmetatable_raw({ load = sealed_load_in }, sealed.meta)
+  -- Both fields in the constructor: the hash part is made at its size, not grown.
+  local scratch = setmetatable_raw({ load = sealed_load_in, _G = false }, sealed.meta)
   scratch._G = scratch
   local outer = current_env
   current_env = scratch
@@ -1314,11 +1319,13 @@ local function call_sealed(sealed, f, ...)
     local cf, ci = sealed.cell_f, sealed.cell_i
     local old
     if cf ~= nil then
-      local _
-      _, old = getupvalue(cf, ci)
+      -- What the cell holds now (the load's environment, or an outer call's scratch) is
+      -- kept here rather than read back from the cell: one C call less.
+      old = sealed.now
+      sealed.now = scratch
       setupvalue(cf, ci, scratch)
     end
-    return leave_sealed_one(cf, ci, old, outer, xpcall_raw(f, describe_error, ...))
+    return leave_sealed_one(sealed, cf, ci, old, outer, xpcall_raw(f, describe_error, ...))
   end
   local saved = {}
   for i = 1, #cells, 2 do
