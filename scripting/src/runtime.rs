@@ -483,9 +483,7 @@ impl ScriptHost {
         // call's, and each is charged to its own step pool (docs/SANDBOX.md).
         let limit = cell.try_borrow().map_or(0, |c| c.step_instructions_left());
         let (result, used) = self.sandbox.call_within(limit, |lua| {
-            lua.scope(|scope| {
-                let trampoline = scope.create_function(|lua, ()| calls.run_job(lua, &cell))?;
-                let _entered = calls.enter(trampoline);
+            calls.within(&cell, || {
                 let f = entry_of(script, entry, hook)?;
                 match moment {
                     Some(index) => sandbox.call_hook(

@@ -1,23 +1,26 @@
-//! How API functions, registered once, reach the `BehaviourCtx` of the behaviour now running
-//! without any unsafe code: each behaviour call makes one scoped trampoline that borrows its
-//! context, and API functions hand it a job to run.
+//! How API functions, registered once, reach the `BehaviourCtx` of the behaviour now running.
 //!
-//! `ScriptHost::perform` wraps the `&mut BehaviourCtx` in a `RefCell`, creates the trampoline
-//! with `Lua::scope` (so it cannot outlive the call) and pushes it with [`Calls::enter`]. An API
-//! function calls [`with_ctx`]: the job goes into a slot, the innermost trampoline is called,
-//! takes the job and runs it with the borrowed context. A behaviour revealed by a job (a Blip
-//! whose stat a script read) performs inside that job and pushes its own trampoline, so nested
-//! behaviours always reach their own context. Outside a behaviour call there is no trampoline
-//! and every such function raises a clear error.
+//! `ScriptHost::run_script` wraps the `&mut BehaviourCtx` in a `RefCell` on its own stack and
+//! runs the call inside [`Calls::within`], which keeps a pointer to that cell for exactly the
+//! duration of the closure it runs (popped however the closure ends, also when it unwinds). An
+//! API function calls [`with_ctx`]: it borrows the innermost cell (a `RefCell` borrow, so two
+//! borrows at once are refused, never aliased) and runs with the context. A behaviour revealed
+//! by an API function (a Blip whose stat a script read) performs inside it and pushes its own
+//! cell, so nested behaviours always reach their own context. Outside a behaviour call there
+//! is no cell and every such function raises a clear error.
+//!
+//! This used to be a trampoline made with `Lua::scope` at every call (no unsafe code, but a
+//! scope, a Lua function and a round trip through Lua at every call and every API call); the
+//! one `unsafe` block below replaces it, and its safety rests on `within` alone.
 
 use crate::budget::{script_location, BudgetState};
-use mlua::{Function, Lua, Table};
+use mlua::{Lua, Table};
 use overmind_core::trigger::Hook;
 use overmind_core::{BehaviourCtx, Pos};
 use std::cell::RefCell;
 use std::rc::Rc;
 
-/// What every API call costs, in instructions: the trampoline, the job, the handles it makes.
+/// What every API call costs, in instructions: reaching the context, the handles it makes.
 pub(crate) const CALL_UNITS: u64 = 20;
 /// A search over the map (a distance field, a shortest path, the squares towards a goal) costs
 /// this many instructions per square of the map.
@@ -89,13 +92,12 @@ pub(crate) fn sight_units(ctx: &BehaviourCtx<'_, '_>, unit: &str) -> u64 {
     units
 }
 
-type Job = Box<dyn FnOnce(&Lua, &mut BehaviourCtx<'_, '_>)>;
-
-/// The trampolines of the behaviour calls now running (innermost last) and the job slot.
+/// The contexts of the behaviour calls now running (innermost last).
 #[derive(Default)]
 pub(crate) struct Calls {
-    running: RefCell<Vec<Function>>,
-    job: RefCell<Option<Job>>,
+    /// Each points at a `RefCell<&mut BehaviourCtx>` on the stack of the `within` that pushed
+    /// it, and is popped before that frame returns (see `within`).
+    running: RefCell<Vec<*const ()>>,
     /// One slot per running behaviour call (innermost last): its behaviour's id and its
     /// `game.storage` table, made when the call first reads it.
     storage: RefCell<Vec<StorageSlot>>,
@@ -124,8 +126,8 @@ impl Drop for StorageEntered<'_> {
     }
 }
 
-/// Pops the trampoline pushed by [`Calls::enter`] when the behaviour call ends, however it ends.
-pub(crate) struct Entered<'a>(&'a Calls);
+/// Pops the context pushed by [`Calls::within`] however its closure ends.
+struct Entered<'a>(&'a Calls);
 
 impl Drop for Entered<'_> {
     fn drop(&mut self) {
@@ -134,10 +136,23 @@ impl Drop for Entered<'_> {
 }
 
 impl Calls {
-    /// Makes `trampoline` (created in the behaviour call's scope) the innermost context.
-    pub(crate) fn enter(&self, trampoline: Function) -> Entered<'_> {
-        self.running.borrow_mut().push(trampoline);
-        Entered(self)
+    /// Runs `f` with `ctx` as the innermost context API functions reach.
+    pub(crate) fn within<R>(
+        &self,
+        ctx: &RefCell<&mut BehaviourCtx<'_, '_>>,
+        f: impl FnOnce() -> R,
+    ) -> R {
+        self.running
+            .borrow_mut()
+            .push(std::ptr::from_ref(ctx).cast::<()>());
+        // Popped when `f` returns or unwinds, while `ctx` is still borrowed by this frame.
+        let _entered = Entered(self);
+        f()
+    }
+
+    /// Whether a behaviour or trigger call is running (its game can be reached).
+    pub(crate) fn is_running(&self) -> bool {
+        !self.running.borrow().is_empty()
     }
 
     /// A behaviour (or trigger, of `hook`) call of script `id` starts: it gets its own storage
@@ -157,11 +172,6 @@ impl Calls {
         });
         drop(slots);
         StorageEntered(self)
-    }
-
-    /// Whether a behaviour or trigger call is running (its game can be reached).
-    pub(crate) fn is_running(&self) -> bool {
-        !self.running.borrow().is_empty()
     }
 
     /// The hook of the innermost running call, when it is a trigger's.
@@ -194,30 +204,12 @@ impl Calls {
         Ok(t)
     }
 
-    /// The trampoline's body: run the waiting job with the behaviour's context.
-    pub(crate) fn run_job(
+    fn run<R>(
         &self,
         lua: &Lua,
-        ctx: &RefCell<&mut BehaviourCtx<'_, '_>>,
-    ) -> mlua::Result<()> {
-        let job = self
-            .job
-            .borrow_mut()
-            .take()
-            .ok_or_else(|| mlua::Error::runtime("internal: no API call is waiting"))?;
-        let mut ctx = ctx
-            .try_borrow_mut()
-            .map_err(|_| mlua::Error::runtime("the game is busy with another API call"))?;
-        job(lua, &mut ctx);
-        Ok(())
-    }
-
-    fn run<R: 'static>(
-        &self,
-        lua: &Lua,
-        f: impl FnOnce(&Lua, &mut BehaviourCtx<'_, '_>) -> mlua::Result<R> + 'static,
+        f: impl FnOnce(&Lua, &mut BehaviourCtx<'_, '_>) -> mlua::Result<R>,
     ) -> mlua::Result<R> {
-        let trampoline = self.running.borrow().last().cloned().ok_or_else(|| {
+        let top = self.running.borrow().last().copied().ok_or_else(|| {
             mlua::Error::runtime(
                 "the game can only be used while a behaviour or trigger runs (not when a script loads)",
             )
@@ -233,30 +225,24 @@ impl Calls {
                 "nothing acts after the script failed ({failed})"
             )));
         }
-        let out: Rc<RefCell<Option<mlua::Result<R>>>> = Rc::new(RefCell::new(None));
-        let slot = Rc::clone(&out);
-        let job: Job = Box::new(move |lua: &Lua, ctx: &mut BehaviourCtx<'_, '_>| {
-            slot.replace(Some(f(lua, ctx)));
-        });
-        self.job.replace(Some(job));
-        if let Err(e) = trampoline.call::<()>(()) {
-            self.job.replace(None);
-            return Err(unwrap_callback(e));
-        }
-        // A behaviour the job performed (a Blip it revealed) spent the budget the whole call
-        // shares: this call ends too, and no script can catch that.
+        // SAFETY: `top` was pushed by `within` from a `&RefCell<&mut BehaviourCtx>` that its
+        // frame borrows until it pops it again (on return or unwind), and API functions only
+        // run inside that frame's closure (the script call), so the cell is alive here. Only a
+        // shared reference to the `RefCell` is made; the context itself is reached through its
+        // dynamic borrow, which refuses a second one, so no `&mut` is ever aliased. The
+        // lifetimes the cell was made with are erased for the length of this call only: no
+        // reference obtained here outlives it (`R` is returned by value).
+        let cell = unsafe { &*top.cast::<RefCell<&mut BehaviourCtx<'_, '_>>>() };
+        let answer = {
+            let mut ctx = cell
+                .try_borrow_mut()
+                .map_err(|_| mlua::Error::runtime("the game is busy with another API call"))?;
+            f(lua, &mut ctx)
+        };
+        // A behaviour the call performed (a Blip it revealed) spent a budget that ends this
+        // call too (memory, depth), and no script can catch that.
         charge(lua, 0)?;
-        let answer = out.borrow_mut().take();
-        answer.unwrap_or_else(|| Err(mlua::Error::runtime("internal: the API call did not run")))
-    }
-}
-
-/// The trampoline reports a job's own failure wrapped as a callback error; give the script the
-/// job's error itself, so messages read as if the API function had raised it directly.
-fn unwrap_callback(e: mlua::Error) -> mlua::Error {
-    match e {
-        mlua::Error::CallbackError { cause, .. } => (*cause).clone(),
-        other => other,
+        answer
     }
 }
 
@@ -264,9 +250,9 @@ fn unwrap_callback(e: mlua::Error) -> mlua::Error {
 ///
 /// # Errors
 /// No behaviour is running, or `f` failed.
-pub(crate) fn with_ctx<R: 'static>(
+pub(crate) fn with_ctx<R>(
     lua: &Lua,
-    f: impl FnOnce(&Lua, &mut BehaviourCtx<'_, '_>) -> mlua::Result<R> + 'static,
+    f: impl FnOnce(&Lua, &mut BehaviourCtx<'_, '_>) -> mlua::Result<R>,
 ) -> mlua::Result<R> {
     let calls = lua
         .app_data_ref::<Rc<Calls>>()
