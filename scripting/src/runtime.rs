@@ -397,10 +397,10 @@ impl ScriptHost {
     /// Runs the live definition of behaviour `id` for `ctx.unit()`.
     ///
     /// The sealed script's `perform(unit, game)` runs in a fresh global table (nothing of an
-    /// earlier call reaches it: see `Sandbox::seal`), under the sandbox's budgets, with `math.random` drawing from
-    /// the game's RNG. API functions reach `ctx` only during this call, through a trampoline
-    /// scoped to it (see `api::call`). `game.storage`, if the call read it, is checked and
-    /// written back to the game state when the call ends, however it ends.
+    /// earlier call reaches it: see `Sandbox::seal`), under the sandbox's budgets, with
+    /// `math.random` drawing from the game's RNG. API functions reach `ctx` only during this
+    /// call, through `Calls::within` (see `api::call`). `game.storage`, if the call read it,
+    /// is checked and written back to the game state when the call ends, however it ends.
     ///
     /// # Errors
     /// The script raised an error (an illegal action, a bad argument, its own `error`), spent
@@ -452,7 +452,7 @@ impl ScriptHost {
     /// `pick` finds in its sealed definition is called with `args` in a fresh global table,
     /// under the sandbox's budgets, with
     /// `math.random` drawing from the game's RNG. API functions reach `ctx` only during this
-    /// call, through a trampoline scoped to it (see `api::call`). `game.storage`, if the call
+    /// call, through `Calls::within` (see `api::call`). `game.storage`, if the call
     /// read it, is checked and written back to the game state when the call ends, however it
     /// ends. `hook` is the trigger's hook (none for a behaviour), which some API functions
     /// depend on; `entry` names the function in messages (`on`, with the hook, for triggers).
