@@ -174,6 +174,8 @@ impl ScriptHost {
         // There for good: it raises while no call runs, as an empty slot would.
         sandbox.set_rng(&draw).map_err(|e| setup(&e))?;
         let moments = Rc::new(triggers::Moments::default());
+        let settle = Rc::clone(&moments);
+        calls.set_before(Box::new(move |ctx| settle.settle(ctx)));
         let fill = triggers::moment_fill(lua, Rc::clone(&moments)).map_err(|e| setup(&e))?;
         sandbox.set_lazy_fill(fill).map_err(|e| setup(&e))?;
         Ok(Rc::new(ScriptHost {

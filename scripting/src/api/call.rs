@@ -92,12 +92,16 @@ pub(crate) fn sight_units(ctx: &BehaviourCtx<'_, '_>, unit: &str) -> u64 {
     units
 }
 
+type Before = Box<dyn Fn(&mut BehaviourCtx<'_, '_>)>;
+
 /// The contexts of the behaviour calls now running (innermost last).
 #[derive(Default)]
 pub(crate) struct Calls {
     /// Each points at a `RefCell<&mut BehaviourCtx>` on the stack of the `within` that pushed
     /// it, and is popped before that frame returns (see `within`).
     running: RefCell<Vec<*const ()>>,
+    /// Runs before every API call, with the context (the host settles its pending moments).
+    before: RefCell<Option<Before>>,
     /// One slot per running behaviour call (innermost last): its behaviour's id and its
     /// `game.storage` table, made when the call first reads it.
     storage: RefCell<Vec<StorageSlot>>,
@@ -148,6 +152,11 @@ impl Calls {
         // Popped when `f` returns or unwinds, while `ctx` is still borrowed by this frame.
         let _entered = Entered(self);
         f()
+    }
+
+    /// Makes `f` run before every API call, with the running call's context.
+    pub(crate) fn set_before(&self, f: Before) {
+        self.before.replace(Some(f));
     }
 
     /// Whether a behaviour or trigger call is running (its game can be reached).
@@ -237,6 +246,9 @@ impl Calls {
             let mut ctx = cell
                 .try_borrow_mut()
                 .map_err(|_| mlua::Error::runtime("the game is busy with another API call"))?;
+            if let Some(before) = self.before.borrow().as_ref() {
+                before(&mut ctx);
+            }
             f(lua, &mut ctx)
         };
         // A behaviour the call performed (a Blip it revealed) spent a budget that ends this

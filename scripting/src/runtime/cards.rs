@@ -2,7 +2,7 @@
 //! hooks, and [`LuaPlay`], which runs a card's `play(game, ctx)` when the Overmind plays it,
 //! exactly as a hook runs (same sandbox, budgets, `game.storage`, `path:line` failures).
 
-use super::triggers::{HookSet, Told};
+use super::triggers::HookSet;
 use super::{Broken, Loaded, ScriptHost};
 use crate::alien::text;
 use crate::api::globals::DefKind;
@@ -129,8 +129,7 @@ impl std::fmt::Debug for LuaPlay {
 impl Trigger for LuaPlay {
     /// Runs the sealed script's `play(game, ctx)`.
     fn fire(&self, ctx: &mut BehaviourCtx<'_, '_>, moment: &Moment) -> Result<(), BehaviourError> {
-        let told = Told::of(ctx, moment);
-        let (index, _entered) = self.host.moments.enter(told);
+        let (index, _entered) = self.host.moments.enter(moment);
         let args = |_: &Lua, _: &mlua::AnyUserData| Ok(MultiValue::new());
         self.host
             .run_script(&self.script, ctx, None, "play", Some(index), args)

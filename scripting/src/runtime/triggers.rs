@@ -260,8 +260,7 @@ impl std::fmt::Debug for LuaTrigger {
 impl Trigger for LuaTrigger {
     /// Runs the script's top level afresh, then its `on[hook](game, moment)`.
     fn fire(&self, ctx: &mut BehaviourCtx<'_, '_>, moment: &Moment) -> Result<(), BehaviourError> {
-        let told = Told::of(ctx, moment);
-        let (index, _entered) = self.host.moments.enter(told);
+        let (index, _entered) = self.host.moments.enter(moment);
         let args = |_: &Lua, _: &mlua::AnyUserData| Ok(MultiValue::new());
         self.host
             .run_script(
@@ -314,18 +313,47 @@ pub(super) struct Told {
 
 /// The moments of the hook calls running, innermost last: a lazy `moment` table holds its
 /// index here (an integer costs nothing to make; a userdata would, at every call).
+///
+/// A moment's facts (its unit's and models' handles, its token) are read from the game only
+/// when needed: when its hook first looks at it, or before any API call of any running call,
+/// whichever comes first ([`Moments::settle`]). The game changes only through API calls, so
+/// either way they are what the game was when the hook was called.
 #[derive(Default)]
-pub(crate) struct Moments(std::cell::RefCell<Vec<Told>>);
+pub(crate) struct Moments {
+    entries: std::cell::RefCell<Vec<Entry>>,
+    /// How many entries are still `Pending` (the API path's fast check).
+    pending: std::cell::Cell<usize>,
+}
+
+enum Entry {
+    Pending(Moment),
+    Told(Told),
+}
 
 impl Moments {
-    /// `told` is the running call's moment until the guard drops; returns its index.
-    pub(super) fn enter(&self, told: Told) -> (i64, MomentEntered<'_>) {
-        let mut v = self.0.borrow_mut();
-        v.push(told);
+    /// `moment` is the running call's until the guard drops; returns its index.
+    pub(super) fn enter(&self, moment: &Moment) -> (i64, MomentEntered<'_>) {
+        let mut v = self.entries.borrow_mut();
+        v.push(Entry::Pending(moment.clone()));
+        self.pending.set(self.pending.get() + 1);
         (
             i64::try_from(v.len() - 1).unwrap_or(i64::MAX),
             MomentEntered(self),
         )
+    }
+
+    /// Reads every pending moment's facts from the game as it is now: called before anything
+    /// an API call does.
+    pub(crate) fn settle(&self, ctx: &mut BehaviourCtx<'_, '_>) {
+        if self.pending.get() == 0 {
+            return;
+        }
+        for e in self.entries.borrow_mut().iter_mut() {
+            if let Entry::Pending(m) = e {
+                *e = Entry::Told(Told::of(ctx, m));
+            }
+        }
+        self.pending.set(0);
     }
 }
 
@@ -334,22 +362,31 @@ pub(super) struct MomentEntered<'a>(&'a Moments);
 
 impl Drop for MomentEntered<'_> {
     fn drop(&mut self) {
-        self.0 .0.borrow_mut().pop();
+        if let Some(Entry::Pending(_)) = self.0.entries.borrow_mut().pop() {
+            self.0.pending.set(self.0.pending.get().saturating_sub(1));
+        }
     }
 }
 
 /// The function a lazy `moment` is filled in with (`Sandbox::lazy_table`): its data is the
-/// index of its [`Told`] among the running calls' moments.
+/// index of its entry among the running calls' moments. It runs as an API call (so every
+/// pending moment is settled first).
 pub(crate) fn moment_fill(
     lua: &Lua,
     moments: std::rc::Rc<Moments>,
 ) -> mlua::Result<mlua::Function> {
     lua.create_function(move |lua, i: i64| {
-        let told = usize::try_from(i)
-            .ok()
-            .and_then(|i| moments.0.borrow().get(i).cloned())
-            .ok_or_else(|| mlua::Error::runtime("internal: a moment outlived its call"))?;
-        told.table(lua)
+        let moments = std::rc::Rc::clone(&moments);
+        crate::api::call::with_ctx(lua, move |lua, _| {
+            let told = usize::try_from(i)
+                .ok()
+                .and_then(|i| match moments.entries.borrow().get(i) {
+                    Some(Entry::Told(t)) => Some(t.clone()),
+                    _ => None,
+                })
+                .ok_or_else(|| mlua::Error::runtime("internal: a moment outlived its call"))?;
+            told.table(lua)
+        })
     })
 }
 
