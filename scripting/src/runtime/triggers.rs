@@ -327,7 +327,7 @@ pub(crate) struct Moments {
 
 enum Entry {
     Pending(Moment),
-    Told(Told),
+    Told(Box<Told>),
 }
 
 impl Moments {
@@ -350,7 +350,7 @@ impl Moments {
         }
         for e in self.entries.borrow_mut().iter_mut() {
             if let Entry::Pending(m) = e {
-                *e = Entry::Told(Told::of(ctx, m));
+                *e = Entry::Told(Box::new(Told::of(ctx, m)));
             }
         }
         self.pending.set(0);
@@ -381,7 +381,7 @@ pub(crate) fn moment_fill(
             let told = usize::try_from(i)
                 .ok()
                 .and_then(|i| match moments.entries.borrow().get(i) {
-                    Some(Entry::Told(t)) => Some(t.clone()),
+                    Some(Entry::Told(t)) => Some(Told::clone(t)),
                     _ => None,
                 })
                 .ok_or_else(|| mlua::Error::runtime("internal: a moment outlived its call"))?;
