@@ -325,9 +325,12 @@ pub(crate) struct Moments {
     pending: std::cell::Cell<usize>,
 }
 
+// A few entries at a time (one per nested hook call): their size does not matter, and boxing
+// would allocate at every call.
+#[allow(clippy::large_enum_variant)]
 enum Entry {
     Pending(Moment),
-    Told(Box<Told>),
+    Told(Told),
 }
 
 impl Moments {
@@ -350,7 +353,7 @@ impl Moments {
         }
         for e in self.entries.borrow_mut().iter_mut() {
             if let Entry::Pending(m) = e {
-                *e = Entry::Told(Box::new(Told::of(ctx, m)));
+                *e = Entry::Told(Told::of(ctx, m));
             }
         }
         self.pending.set(0);
@@ -381,7 +384,7 @@ pub(crate) fn moment_fill(
             let told = usize::try_from(i)
                 .ok()
                 .and_then(|i| match moments.entries.borrow().get(i) {
-                    Some(Entry::Told(t)) => Some(Told::clone(t)),
+                    Some(Entry::Told(t)) => Some(t.clone()),
                     _ => None,
                 })
                 .ok_or_else(|| mlua::Error::runtime("internal: a moment outlived its call"))?;
