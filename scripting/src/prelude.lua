@@ -1309,12 +1309,17 @@ end
 -- handler; the environment the cells held before (an outer call of the same script's) is put
 -- back however the call ends.
 local function call_sealed(sealed, f, ...)
+  local cells = sealed.cells
+  if cells[1] == nil then
+    -- No function of the script reads or writes a global: there is no environment to give
+    -- the call (a `load` needs the global `load`, so it has one too).
+    return invoked(xpcall_raw(f, describe_error, ...))
+  end
   -- Both fields in the constructor: the hash part is made at its size, not grown.
   local scratch = setmetatable_raw({ load = sealed_load_in, _G = false }, sealed.meta)
   scratch._G = scratch
   local outer = current_env
   current_env = scratch
-  local cells = sealed.cells
   if #cells <= 2 then
     local cf, ci = sealed.cell_f, sealed.cell_i
     local old

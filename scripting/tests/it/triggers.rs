@@ -1022,3 +1022,40 @@ fn all_scripts_storage_together_is_capped_and_a_call_past_it_keeps_the_earlier_v
         "its earlier value: nothing"
     );
 }
+
+#[test]
+fn a_hook_that_uses_no_global_runs_and_keeps_nothing() {
+    // Its functions reach no global, so its calls get no environment of their own (issue 24's
+    // fast path); it still runs, reads its moment and keeps nothing but `game.storage`.
+    let pack = Pack::new(&[
+        ("heroes/trooper.toml", HERO),
+        ("heroes/medic.toml", MEDIC),
+        ("aliens/grunt.lua", GRUNT),
+    ]);
+    pack.write(
+        "triggers/plain.lua",
+        r#"local limits = { most = 2 }
+return trigger {
+  id = "plain", name = "Plain", text = "Counts steps.",
+  on = {
+    step = function(game, moment)
+      local seen = game.storage.seen or 0
+      if seen < limits.most then
+        game.storage.seen = seen + 1
+        game:log("step to " .. moment.at.x .. " seen " .. (seen + 1))
+      end
+    end,
+  },
+}
+"#,
+    );
+    let set = pack.load();
+    let mut g = game(&set, &[("T", "trooper", 0, 0)]);
+    let ev = act(&mut g, &set, walk("T", &[(1, 0), (2, 0)], (3, 0)));
+    assert!(failures(&ev).is_empty(), "{ev:#?}");
+    assert_eq!(
+        logs(&ev),
+        ["step to 1 seen 1", "step to 2 seen 2"],
+        "{ev:#?}"
+    );
+}
