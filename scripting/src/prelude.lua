@@ -1358,8 +1358,6 @@ return {
   call_hook = function(sealed, f, game, index)
     return call_sealed(sealed, f, game, setmetatable_raw({ [LAZY] = index }, LAZY_MT))
   end,
-  lazy_key = LAZY,
-  lazy_mt = LAZY_MT,
   set_lazy_fill = function(f) lazy_fill = f end,
   tostring = safe_tostring,
 }

@@ -89,8 +89,6 @@ struct Api {
     seal: Function,
     call_sealed: Function,
     call_hook: Function,
-    lazy_key: Table,
-    lazy_mt: Table,
     set_lazy_fill: Function,
 }
 
@@ -191,8 +189,6 @@ impl Sandbox {
             seal: exports.get("seal").map_err(setup)?,
             call_sealed: exports.get("call_sealed").map_err(setup)?,
             call_hook: exports.get("call_hook").map_err(setup)?,
-            lazy_key: exports.get("lazy_key").map_err(setup)?,
-            lazy_mt: exports.get("lazy_mt").map_err(setup)?,
             set_lazy_fill: exports.get("set_lazy_fill").map_err(setup)?,
         };
         let grow = lua
@@ -381,7 +377,9 @@ impl Sandbox {
     }
 
     /// [`call_sealed`](Self::call_sealed) for a hook: `f(game, moment)` where `moment` is a lazy
-    /// table ([`lazy_table`](Self::lazy_table)) of `data`, made in Lua (cheaper than from here).
+    /// table of `data`, made in Lua: scripts see a plain table whose fields the lazy fill
+    /// function ([`set_lazy_fill`](Self::set_lazy_fill)) makes from `data` when a script first
+    /// reads, writes or walks it.
     ///
     /// # Errors
     /// As [`call_sealed`](Self::call_sealed).
@@ -404,18 +402,6 @@ impl Sandbox {
     /// Lua could not run the setter (out of memory).
     pub fn set_lazy_fill(&self, fill: Function) -> mlua::Result<()> {
         self.api.set_lazy_fill.call(fill)
-    }
-
-    /// A lazy table holding `data`: scripts see a plain table whose fields the lazy fill
-    /// function makes from `data` when a script first reads, writes or walks it.
-    ///
-    /// # Errors
-    /// Lua is out of memory.
-    pub fn lazy_table(&self, data: Value) -> mlua::Result<Table> {
-        let t = self.lua.create_table()?;
-        t.raw_set(self.api.lazy_key.clone(), data)?;
-        t.set_metatable(Some(self.api.lazy_mt.clone()))?;
-        Ok(t)
     }
 
     /// Compiles `source` (checked by the caller: text, not too large) into a factory: a

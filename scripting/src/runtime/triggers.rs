@@ -371,7 +371,7 @@ impl Drop for MomentEntered<'_> {
     }
 }
 
-/// The function a lazy `moment` is filled in with (`Sandbox::lazy_table`): its data is the
+/// The function a lazy `moment` is filled in with (`Sandbox::call_hook`): its data is the
 /// index of its entry among the running calls' moments. It runs as an API call (so every
 /// pending moment is settled first).
 pub(crate) fn moment_fill(
