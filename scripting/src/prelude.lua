@@ -243,10 +243,6 @@ local function setmetatable(t, mt)
     error("bad argument #1 to 'setmetatable' (table expected, got " .. type(t) .. ")", 2)
   end
   if getmetatable_raw(t) == LAZY_MT then materialize(t) end
-  local scratch = type(t) == "table" and scratch_of(t) or nil
-  if scratch ~= nil then
-    return set_scratch_mt(t, mt, scratch[1])
-  end
   if type(mt) == "table" then
     if rawget(mt, "__gc") ~= nil then
       error("setmetatable: __gc finalizers are not allowed in scripts (they would run outside "
@@ -256,6 +252,10 @@ local function setmetatable(t, mt)
       error("setmetatable: weak tables (__mode) are not allowed in scripts (their contents "
         .. "would depend on when the garbage collector runs)", 2)
     end
+  end
+  local scratch = scratch_of(t)
+  if scratch ~= nil then
+    return set_scratch_mt(t, mt, scratch[1])
   end
   -- A read-only metatable of a sealed script: the VM reads metamethods raw, so the object
   -- gets the table behind the view (which scripts never see: `getmetatable` gives the view).
@@ -1274,9 +1274,6 @@ set_scratch_mt = function(env, mt, globals)
   end
   local real = {}
   if mt ~= nil then
-    if rawget(mt, "__gc") ~= nil or rawget(mt, "__mode") ~= nil then
-      error("setmetatable: __gc and __mode are not allowed in scripts", 3)
-    end
     local k, v = next_raw(mt)
     while k ~= nil do
       rawset(real, k, v)

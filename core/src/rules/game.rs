@@ -151,23 +151,31 @@ impl Game {
     ) -> Result<Game, (usize, Refusal)> {
         let mut g = Game::new(state, mission, seed);
         for (i, r) in records.iter().enumerate() {
-            let answers = |who: Side| -> Vec<usize> {
-                r.answers
-                    .iter()
-                    .filter(|a| a.who == who)
-                    .map(|a| a.index)
-                    .collect()
-            };
-            let mut ctl = Controllers::new(
-                Box::new(crate::rules::decision::Scripted::new(answers(Side::Heroes))),
-                Box::new(crate::rules::decision::Scripted::new(answers(
-                    Side::Overmind,
-                ))),
-            );
-            g.apply(r.action.clone(), content, &mut ctl)
-                .map_err(|e| (i, e))?;
+            g.play_record(r, content).map_err(|e| (i, e))?;
         }
         Ok(g)
+    }
+
+    /// Plays one recorded action, answering its decisions as recorded (one step of
+    /// [`replay`](Self::replay)).
+    ///
+    /// # Errors
+    /// The rules now refuse the action.
+    pub fn play_record(&mut self, r: &Record, content: &Content) -> Result<Vec<Event>, Refusal> {
+        let answers = |who: Side| -> Vec<usize> {
+            r.answers
+                .iter()
+                .filter(|a| a.who == who)
+                .map(|a| a.index)
+                .collect()
+        };
+        let mut ctl = Controllers::new(
+            Box::new(crate::rules::decision::Scripted::new(answers(Side::Heroes))),
+            Box::new(crate::rules::decision::Scripted::new(answers(
+                Side::Overmind,
+            ))),
+        );
+        self.apply(r.action.clone(), content, &mut ctl)
     }
 }
 

@@ -7,8 +7,7 @@
 
 use crate::common::temp_pack::{lines, Pack};
 use overmind_core::ai::{ai_step, AiController, Level};
-use overmind_core::decision::Scripted;
-use overmind_core::{Controllers, Event, Game, Record, Side};
+use overmind_core::{Controllers, Event, Game, Side};
 use overmind_scripting::pack::PackSet;
 use std::path::PathBuf;
 
@@ -80,23 +79,6 @@ fn play(g: &mut Game, set: &PackSet, steps: usize) {
     }
 }
 
-/// Plays one recorded action with its recorded answers, as `Game::replay` does.
-fn replay_one(g: &mut Game, set: &PackSet, r: &Record) -> Result<(), overmind_core::Refusal> {
-    let answers = |who: Side| -> Vec<usize> {
-        r.answers
-            .iter()
-            .filter(|a| a.who == who)
-            .map(|a| a.index)
-            .collect()
-    };
-    let mut ctl = Controllers::new(
-        Box::new(Scripted::new(answers(Side::Heroes))),
-        Box::new(Scripted::new(answers(Side::Overmind))),
-    );
-    g.apply(r.action.clone(), &set.content, &mut ctl)
-        .map(|_| ())
-}
-
 /// The log as the Heroes' stream carries it, up to the first event `until` picks.
 fn shown(g: &Game, until: impl Fn(&Event) -> bool) -> Vec<String> {
     g.log
@@ -128,7 +110,7 @@ fn the_heroes_see_the_same_game_whichever_lua_agenda_is_dealt_until_it_is_turned
         let revealed = |e: &Event| matches!(e, Event::CardRevealed { .. });
         let mut s = start(&set, seed, deal("sly"));
         for (i, r) in q.record.iter().enumerate() {
-            if let Err(e) = replay_one(&mut s, &set, r) {
+            if let Err(e) = s.play_record(r, &set.content) {
                 panic!("seed {seed}: action {i} refused with the other agenda: {e}");
             }
             if s.log.iter().any(revealed) {
@@ -230,7 +212,7 @@ fn the_heroes_see_the_same_game_whatever_two_blips_hold_until_one_is_revealed() 
         let revealed = |e: &Event| matches!(e, Event::BlipRevealed { blip, .. } if ids.iter().any(|i| i == blip.as_str()));
         let mut b = start(&set, seed, swap);
         for (i, r) in a.record.iter().enumerate() {
-            if let Err(e) = replay_one(&mut b, &set, r) {
+            if let Err(e) = b.play_record(r, &set.content) {
                 panic!("seed {seed}: action {i} refused with other Blips: {e}");
             }
             if b.log.iter().any(revealed) {
