@@ -42,27 +42,47 @@ fn position(set: &PackSet) -> (Game, Action) {
     (game, one_step.expect("a Hero can step one square"))
 }
 
-fn hook(c: &mut Criterion) {
-    let tmp = tempfile::tempdir().expect("temp dir");
-    let dir = tmp.path().join("noop");
+/// A pack whose one trigger listens to `step` with the hook `body`, in a folder of `tmp`.
+fn hook_pack(tmp: &std::path::Path, name: &str, body: &str) -> PathBuf {
+    let dir = tmp.join(name);
     std::fs::create_dir_all(dir.join("triggers")).expect("folder");
     std::fs::write(
         dir.join("pack.toml"),
-        "name = \"noop\"\nversion = \"0.1.0\"\n",
+        format!("name = \"{name}\"\nversion = \"0.1.0\"\n"),
     )
     .expect("write");
     std::fs::write(
         dir.join("triggers/noop.lua"),
-        "return trigger {\n  id = \"noop\",\n  name = \"Nothing\",\n  text = \"Nothing.\",\n  \
-         on = { step = function() end },\n}\n",
+        format!(
+            "return trigger {{\n  id = \"{name}\",\n  name = \"Nothing\",\n  \
+             text = \"Nothing.\",\n  on = {{ step = {body} }},\n}}\n"
+        ),
     )
     .expect("write");
+    dir
+}
+
+fn hook(c: &mut Criterion) {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    // The empty hook; one that takes its moment (so the moment table is made); one that reads a
+    // global (so the call gets its scratch environment).
+    let empty = hook_pack(tmp.path(), "noop", "function() end");
+    let moment = hook_pack(tmp.path(), "moment", "function(game, moment) end");
+    let global = hook_pack(
+        tmp.path(),
+        "global",
+        "function(game, moment) local _ = type end",
+    );
     let plain = packs(&[base()]);
-    let hooked = packs(&[base(), dir]);
+    let hooked = packs(&[base(), empty]);
+    let with_moment = packs(&[base(), moment]);
+    let with_global = packs(&[base(), global]);
     let mut group = c.benchmark_group("hook");
     for (name, set) in [
         ("move_1_no_hook", &plain),
         ("move_1_empty_step_hook", &hooked),
+        ("move_1_moment_step_hook", &with_moment),
+        ("move_1_global_step_hook", &with_global),
     ] {
         let (game, action) = position(set);
         group.bench_function(name, |b| {

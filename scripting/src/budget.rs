@@ -401,6 +401,33 @@ pub(crate) fn install_hook(lua: &Lua, state: &Rc<BudgetState>) -> mlua::Result<(
     )
 }
 
+/// Starts the count of instructions to the next hook tick again, keeping the hook that
+/// [`install_hook`] set: what `lua_sethook` does with the same hook, mask and count. Installs
+/// the hook anew if the state has none.
+pub(crate) fn restart_hook_count(lua: &Lua, state: &Rc<BudgetState>) -> mlua::Result<()> {
+    // SAFETY: reads the running state's hook and sets the same one again, which only resets
+    // its count (Lua 5.4's `lua_sethook` raises nothing and touches no stack).
+    let restarted = lua.exec_raw_lua(|raw| unsafe {
+        let l = raw.state();
+        match mlua::ffi::lua_gethook(l) {
+            Some(hook) => {
+                let (mask, count) = (
+                    mlua::ffi::lua_gethookmask(l),
+                    mlua::ffi::lua_gethookcount(l),
+                );
+                mlua::ffi::lua_sethook(l, Some(hook), mask, count);
+                true
+            }
+            None => false,
+        }
+    });
+    if restarted {
+        Ok(())
+    } else {
+        install_hook(lua, state)
+    }
+}
+
 /// The innermost stack frame that belongs to a script (a chunk loaded with an `@path` name),
 /// skipping host functions and the sandbox's own prelude.
 pub(crate) fn script_location(lua: &Lua) -> Option<Location> {

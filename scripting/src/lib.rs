@@ -88,6 +88,7 @@ assert!(err.to_string().starts_with("behaviours/bad.lua:1: instruction budget ex
 mod alloc;
 mod budget;
 mod collate;
+mod direct;
 mod error;
 mod host;
 mod pattern;

@@ -1355,6 +1355,16 @@ return {
   call_hook = function(sealed, f, game, index)
     return call_sealed(sealed, f, game, setmetatable_raw({ [LAZY] = index }, LAZY_MT))
   end,
+  -- The same for a script with no environment of its own (`call_sealed`'s first case), called
+  -- by the host straight through `lua_pcall` with `fail` as the message handler: one frame, and
+  -- the hook's call a tail call.
+  hook_bare = function(f, game, index)
+    return f(game, setmetatable_raw({ [LAZY] = index }, LAZY_MT))
+  end,
+  -- What the host's direct call raises again when the call failed, so that the error reaches
+  -- the host as every other call's does (through mlua's own protected call).
+  raise = function(e) error(e, 0) end,
+  fail = describe_error,
   set_lazy_fill = function(f) lazy_fill = f end,
   tostring = safe_tostring,
 }

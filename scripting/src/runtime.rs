@@ -54,8 +54,32 @@ pub(crate) struct Loaded {
     line: u32,
     /// The functions of the definition a call may run, read once: `perform`, `ai_score`,
     /// `play`, and each hook of `on`.
-    entries: Vec<(Option<Hook>, &'static str, Function)>,
+    entries: Vec<Entry>,
     sealed: Sealed,
+}
+
+/// One function of a definition a call may run.
+#[derive(Clone)]
+struct Entry {
+    hook: Option<Hook>,
+    name: &'static str,
+    f: Function,
+    /// Whether it can receive a hook's second argument, the `moment` (two parameters or more,
+    /// or `...`): one that cannot is called without it, so no moment table is made for it.
+    takes_moment: bool,
+}
+
+impl Entry {
+    fn new(hook: Option<Hook>, name: &'static str, f: Function) -> Entry {
+        let info = f.info();
+        let takes_moment = info.num_params >= 2 || info.is_vararg;
+        Entry {
+            hook,
+            name,
+            f,
+            takes_moment,
+        }
+    }
 }
 
 impl Loaded {
@@ -63,13 +87,13 @@ impl Loaded {
         let mut entries = Vec::new();
         for name in ["perform", "ai_score", "play"] {
             if let Ok(Value::Function(f)) = def.table.raw_get::<Value>(name) {
-                entries.push((None, name, f));
+                entries.push(Entry::new(None, name, f));
             }
         }
         if let Ok(Value::Table(on)) = def.table.raw_get::<Value>("on") {
             for hook in Hook::ALL {
                 if let Ok(Value::Function(f)) = on.raw_get::<Value>(hook.name()) {
-                    entries.push((Some(hook), "on", f));
+                    entries.push(Entry::new(Some(hook), "on", f));
                 }
             }
         }
@@ -148,7 +172,7 @@ impl ScriptHost {
     /// The limits are unusable or the Lua state cannot be set up.
     pub fn with_limits(limits: Limits) -> Result<Rc<ScriptHost>, ScriptError> {
         let sandbox = Sandbox::new(limits)?;
-        let calls = Rc::new(Calls::default());
+        let calls = Rc::new(Calls::new(sandbox.budget()));
         let known = Rc::new(KnownTypes::default());
         let lua = sandbox.lua();
         lua.set_app_data(Rc::clone(&calls));
@@ -486,13 +510,20 @@ impl ScriptHost {
         let limit = cell.try_borrow().map_or(0, |c| c.step_instructions_left());
         let (result, used) = self.sandbox.call_within(limit, |lua| {
             calls.within(&cell, || {
-                let f = entry_of(script, entry, hook)?;
+                let e = entry_of(script, entry, hook)?;
+                let f = &e.f;
                 match moment {
-                    Some(index) => sandbox.call_hook(
+                    Some(index) if e.takes_moment => sandbox.call_hook(
                         &script.sealed,
                         f,
                         Value::UserData(self.game.clone()),
                         Value::Integer(index),
+                    ),
+                    // The hook cannot receive its moment: the moment is not made.
+                    Some(_) => sandbox.call_sealed(
+                        &script.sealed,
+                        f,
+                        MultiValue::from_iter([Value::UserData(self.game.clone())]),
                     ),
                     None => sandbox.call_sealed(&script.sealed, f, args(lua, &self.game)?),
                 }
@@ -579,12 +610,11 @@ impl Broken {
 }
 
 /// The function `entry` (with `hook`, for `on`) of the script's definition.
-fn entry_of(script: &Loaded, entry: &str, hook: Option<Hook>) -> mlua::Result<Function> {
+fn entry_of<'a>(script: &'a Loaded, entry: &str, hook: Option<Hook>) -> mlua::Result<&'a Entry> {
     script
         .entries
         .iter()
-        .find(|(h, name, _)| *h == hook && *name == entry)
-        .map(|(_, _, f)| f.clone())
+        .find(|e| e.hook == hook && e.name == entry)
         .ok_or_else(|| {
             mlua::Error::runtime(format!(
                 "{}:{}: the script's `{} {{ ... }}` has no function {entry}{}",

@@ -10,7 +10,9 @@ use mlua::{
 };
 
 use crate::alloc::{AllocCounters, Shim};
-use crate::budget::{install_hook, BudgetError, BudgetState, Exhausted, Limits};
+use crate::budget::{
+    install_hook, restart_hook_count, BudgetError, BudgetState, Exhausted, Limits,
+};
 use crate::error::{from_lua_error, ErrorKind, Location, ScriptError};
 use crate::host::{self, PrintLine, PrintSink};
 
@@ -50,6 +52,9 @@ pub struct Script {
 #[derive(Clone, Debug)]
 pub struct Sealed {
     table: Table,
+    /// No function of the script reaches a global: its calls need no scratch environment and
+    /// go straight from the host into the function ([`crate::direct`]).
+    bare: bool,
 }
 
 impl Script {
@@ -89,6 +94,9 @@ struct Api {
     seal: Function,
     call_sealed: Function,
     call_hook: Function,
+    hook_bare: Function,
+    raise: Function,
+    fail: Function,
     set_lazy_fill: Function,
 }
 
@@ -189,6 +197,9 @@ impl Sandbox {
             seal: exports.get("seal").map_err(setup)?,
             call_sealed: exports.get("call_sealed").map_err(setup)?,
             call_hook: exports.get("call_hook").map_err(setup)?,
+            hook_bare: exports.get("hook_bare").map_err(setup)?,
+            raise: exports.get("raise").map_err(setup)?,
+            fail: exports.get("fail").map_err(setup)?,
             set_lazy_fill: exports.get("set_lazy_fill").map_err(setup)?,
         };
         let grow = lua
@@ -317,6 +328,11 @@ impl Sandbox {
         }
     }
 
+    /// The budgets every call of this sandbox runs under.
+    pub(crate) fn budget(&self) -> Rc<BudgetState> {
+        Rc::clone(&self.budget)
+    }
+
     /// Seals a loaded definition script so that its functions can be called again and again
     /// without running its top level again, and without carrying anything from one call to
     /// the next: a function that assigns a local of the top level is refused (at the line of
@@ -356,7 +372,14 @@ impl Sandbox {
                 .seal
                 .call::<Table>((script.env.clone(), def.clone(), source))
         })?;
-        Ok(Sealed { table })
+        // The prelude's own test, read once: `call_sealed` gives no environment when the
+        // first cell is missing.
+        let bare = table
+            .raw_get::<Table>("cells")
+            .and_then(|c| c.raw_get::<Value>(1))
+            .map_err(|e| from_lua_error(&e))?
+            .is_nil();
+        Ok(Sealed { table, bare })
     }
 
     /// Calls `f` (a function of the sealed script) with `args` in a fresh scratch environment,
@@ -368,10 +391,19 @@ impl Sandbox {
     pub fn call_sealed(
         &self,
         sealed: &Sealed,
-        f: Function,
+        f: &Function,
         mut args: MultiValue,
     ) -> mlua::Result<Value> {
-        args.push_front(Value::Function(f));
+        if sealed.bare && args.len() <= crate::direct::MAX_ARGS as usize {
+            return crate::direct::call(&self.lua, &self.api.fail, &self.api.raise, f, |raw| {
+                for a in &args {
+                    // SAFETY: `direct::call` made room for `MAX_ARGS` values.
+                    unsafe { raw.push_value(a)? };
+                }
+                Ok(args.len() as i32)
+            });
+        }
+        args.push_front(Value::Function(f.clone()));
         args.push_front(Value::Table(sealed.table.clone()));
         self.api.call_sealed.call(args)
     }
@@ -386,13 +418,25 @@ impl Sandbox {
     pub fn call_hook(
         &self,
         sealed: &Sealed,
-        f: Function,
+        f: &Function,
         game: Value,
         data: Value,
     ) -> mlua::Result<Value> {
+        if sealed.bare {
+            let hook = &self.api.hook_bare;
+            return crate::direct::call(&self.lua, &self.api.fail, &self.api.raise, hook, |raw| {
+                // SAFETY: `direct::call` made room for `MAX_ARGS` values.
+                unsafe {
+                    raw.push(f)?;
+                    raw.push_value(&game)?;
+                    raw.push_value(&data)?;
+                }
+                Ok(3)
+            });
+        }
         self.api
             .call_hook
-            .call((sealed.table.clone(), f, game, data))
+            .call((sealed.table.clone(), f.clone(), game, data))
     }
 
     /// Makes `fill` the function lazy tables are filled in with: called with a lazy table's
@@ -595,14 +639,11 @@ impl Sandbox {
             // Lua counts instructions to the next hook tick per thread, across calls: set the
             // count again, so that where this call's ticks (and so its budget's end) fall does
             // not depend on what ran before it (another game, the AI's look-ahead on a copy).
-            if let Err(e) = install_hook(&self.lua, &self.budget) {
+            if let Err(e) = restart_hook_count(&self.lua, &self.budget) {
                 return (Err(setup(e)), 0);
             }
             // Only when `next` cached an order since (a raw read is cheaper than a call).
-            let cached = matches!(
-                self.slots.raw_get::<Value>(CACHE_SLOT),
-                Ok(Value::Boolean(true))
-            );
+            let cached = crate::direct::raw_flag(&self.lua, &self.slots, CACHE_SLOT);
             if cached {
                 if let Err(e) = self.api.new_call.call::<()>(()) {
                     return (Err(setup(e)), 0);

@@ -1059,3 +1059,97 @@ return trigger {
         "{ev:#?}"
     );
 }
+
+#[test]
+fn a_hook_that_uses_no_global_fails_at_its_line_and_its_budget_holds() {
+    // Called straight from the host (no environment, issue 24's fast path): a runtime error and
+    // a spent budget are each reported at the script's line, as any other call's, and the next
+    // call runs as if nothing happened.
+    let pack = Pack::new(&[
+        ("heroes/trooper.toml", HERO),
+        ("heroes/medic.toml", MEDIC),
+        ("aliens/grunt.lua", GRUNT),
+    ]);
+    pack.write(
+        "triggers/bare.lua",
+        r#"return trigger {
+  id = "bare", name = "Bare", text = "Fails on the first square, loops on the second.",
+  on = {
+    step = function(game, moment)
+      if moment.at.x == 1 then
+        return moment.nothing.there
+      elseif moment.at.x == 2 then
+        while true do
+        end
+      end
+      game:log("step to " .. moment.at.x)
+    end,
+  },
+}
+"#,
+    );
+    let set = pack.load();
+    let mut g = game(&set, &[("T", "trooper", 0, 0)]);
+    let ev = act(&mut g, &set, walk("T", &[(1, 0), (2, 0)], (3, 0)));
+    let failed = failures(&ev);
+    assert_eq!(failed.len(), 2, "{ev:#?}");
+    assert!(
+        failed[0]
+            .2
+            .contains("triggers/bare.lua:6: attempt to index"),
+        "{}",
+        failed[0].2
+    );
+    assert!(
+        failed[1]
+            .2
+            .contains("triggers/bare.lua:8: instruction budget exhausted"),
+        "{}",
+        failed[1].2
+    );
+    assert_eq!(logs(&ev), ["step to 3"], "{ev:#?}");
+    assert_eq!(model(&g, "T").pos, Pos::new(3, 0));
+}
+
+#[test]
+fn a_hook_gets_its_moment_through_varargs_and_one_without_a_moment_parameter_still_runs() {
+    // A hook that cannot receive its moment is called without one (none is made); one that
+    // takes `...` can receive it, so it gets it.
+    let pack = Pack::new(&[
+        ("heroes/trooper.toml", HERO),
+        ("heroes/medic.toml", MEDIC),
+        ("aliens/grunt.lua", GRUNT),
+    ]);
+    pack.write(
+        "triggers/spread.lua",
+        r#"return trigger {
+  id = "spread", name = "Spread", text = "Logs each step twice.",
+  on = {
+    step = function(game, ...)
+      local moment = ...
+      game:log("spread " .. moment.at.x)
+    end,
+  },
+}
+"#,
+    );
+    pack.write(
+        "triggers/lone.lua",
+        r#"return trigger {
+  id = "lone", name = "Lone", text = "Logs each step.",
+  on = {
+    step = function(game)
+      game:log("lone " .. tostring(game.round))
+    end,
+  },
+}
+"#,
+    );
+    let set = pack.load();
+    let mut g = game(&set, &[("T", "trooper", 0, 0)]);
+    let ev = act(&mut g, &set, walk("T", &[], (1, 0)));
+    assert!(failures(&ev).is_empty(), "{ev:#?}");
+    let mut seen = logs(&ev);
+    seen.sort();
+    assert_eq!(seen, ["lone 1", "spread 1"], "{ev:#?}");
+}
