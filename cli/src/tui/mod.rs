@@ -55,7 +55,9 @@ pub fn frontend(
             return Box::new(t);
         }
     }
-    let lines = Box::new(crate::terminal::Terminal::new(view, colour, person));
+    let lines = Box::new(crate::terminal::Terminal::new(
+        view, per_side, colour, person,
+    ));
     if hotseat {
         Box::new(Handover::new(lines))
     } else {
@@ -826,6 +828,12 @@ impl Frontend for Tui {
         for e in events {
             self.event_line(e);
         }
+        if let Some(side) = events.iter().rev().find_map(|e| match e {
+            Event::PhaseStarted { side } => Some(*side),
+            _ => None,
+        }) {
+            self.drop_typed_ahead(side);
+        }
         self.log.follow();
         self.update(s);
         self.draw();
@@ -1019,6 +1027,46 @@ impl Tui {
                 format!("{}\n(marked on the map)", rest.join("\n"))
             }
             None => text.to_string(),
+        }
+    }
+
+    /// A phase began: what was typed or pasted before it is not carried into it (an `end`
+    /// meant for the last phase must not end this one). Keys already waiting are read and
+    /// dropped with the rest; the log says what was dropped.
+    fn drop_typed_ahead(&mut self, phase: Side) {
+        let side = self.viewer.unwrap_or(phase);
+        while matches!(event::poll(Duration::ZERO), Ok(true)) {
+            match event::read() {
+                // Through the editor, to say which lines they made (and Ctrl-C still leaves).
+                Ok(e) => self.on_event(e, side),
+                Err(_) => break,
+            }
+        }
+        let mut dropped: Vec<String> = self
+            .queued
+            .drain(..)
+            .filter_map(|i| match i {
+                Input::Line(l) if !l.trim().is_empty() => Some(format!("`{}`", l.trim())),
+                _ => None,
+            })
+            .collect();
+        for ed in &mut self.editors {
+            let half = ed.text();
+            if !half.trim().is_empty() {
+                dropped.push(format!("`{}` (unfinished)", half.trim()));
+            }
+            ed.clear();
+        }
+        if !dropped.is_empty() {
+            let style = self.style(Color::LightYellow, Modifier::empty());
+            self.say(
+                &format!(
+                    "not run, typed before the {} phase began: {}",
+                    describe::title(phase),
+                    dropped.join(", ")
+                ),
+                style,
+            );
         }
     }
 

@@ -304,8 +304,11 @@ fn hot_seat_hides_each_sides_secrets_with_a_handover_between() {
         "{t}"
     );
 
-    // The Heroes end their phase: a handover screen, with nothing else on it.
+    // The Heroes end their phase (saying yes, with every Hero unused): a handover screen,
+    // with nothing else on it.
     s.type_line("end");
+    s.wait_for("go on? [y/N]> ");
+    s.type_line("y");
     let t = s.wait_for("Pass the keyboard to the Overmind — press Enter");
     assert!(
         !t.contains("heroes>") && !t.contains("Log") && !t.contains("+-+"),
@@ -325,6 +328,8 @@ fn hot_seat_hides_each_sides_secrets_with_a_handover_between() {
     // The Heroes' own lines (`heroes> end`) were theirs alone.
     assert!(!t.contains("heroes> end"), "{t}");
     s.type_line("end");
+    s.wait_for("go on? [y/N]> ");
+    s.type_line("y");
 
     // Round 2: back to the Heroes, through a handover cleared of the Overmind's screen.
     let t = s.wait_for("Pass the keyboard to the Heroes — press Enter");
@@ -404,6 +409,8 @@ fn the_game_over_screen_sums_up_and_waits_for_enter() {
     let mut over = false;
     for round in 1..=8 {
         s.type_line("end");
+        s.wait_for("go on? [y/N]> ");
+        s.type_line("y");
         let next = format!("Round {}/8 · Heroes phase", round + 1);
         let t = s.wait(&next, |s| {
             let t = s.text();
@@ -416,11 +423,11 @@ fn the_game_over_screen_sums_up_and_waits_for_enter() {
     }
     assert!(over, "the game ended within its 8 rounds: {}", s.text());
     let t = s.text();
-    assert!(t.contains("GAME OVER: the Overmind win"), "{t}");
-    assert!(t.contains("=== the Overmind win: "), "the summary: {t}");
+    assert!(t.contains("GAME OVER: the Overmind wins"), "{t}");
+    assert!(t.contains("=== the Overmind wins: "), "the summary: {t}");
     s.type_line("");
     s.wait_exit();
-    assert!(s.text().contains("=== the Overmind win: "), "{}", s.text());
+    assert!(s.text().contains("=== the Overmind wins: "), "{}", s.text());
 }
 
 #[test]
@@ -553,4 +560,47 @@ fn an_error_before_the_game_restores_the_terminal_and_is_printed() {
     s.wait_exit();
     let t = s.text();
     assert!(t.contains("error:") && t.contains("no-such-mission"), "{t}");
+}
+
+/// Issue 25: ending a phase with Heroes unused asks first, and what was typed before a phase
+/// began is not run in it: an `end` typed on after the one that ended the phase would
+/// otherwise give away the next phase too.
+#[test]
+fn input_typed_before_a_phase_is_not_carried_into_it() {
+    let Some(mut s) = demo(&["play", "--seed", "11", "--no-watch"]) else {
+        return;
+    };
+    s.wait_for("heroes> ");
+    s.type_line("end");
+    let t = s.wait_for("go on? [y/N]> ");
+    assert!(
+        t.contains("captain, medic, heavy, scout, engineer have not activated"),
+        "{t}"
+    );
+    // Yes, and a second `end` typed straight after, while the Overmind plays.
+    s.s.send("y\rend\r").expect("type");
+    let t = s.wait("round 2's Heroes phase", |s| {
+        s.text().contains("Round 2/15 · Heroes phase") && s.text().contains("heroes> ")
+    });
+    assert!(!t.contains("go on? [y/N]"), "{t}");
+    // The log says what was dropped (scrolled back to, past the Overmind's phase).
+    let mut said = false;
+    for _ in 0..8 {
+        if s.text().contains("not run, typed before the") {
+            said = true;
+            break;
+        }
+        s.s.send("\x1b[5~").expect("type");
+        s.wait("the log scrolled back", |s| {
+            s.text().contains("newer lines below")
+        });
+    }
+    assert!(said, "{}", s.text());
+    assert!(s.text().contains("phase began: `end`"), "{}", s.text());
+    s.s.send("\x1b[6~\x1b[6~\x1b[6~\x1b[6~\x1b[6~\x1b[6~\x1b[6~\x1b[6~")
+        .expect("type");
+    s.type_line("status");
+    s.wait_for("Round 2/15 · Heroes phase · choose a unit to activate");
+    s.type_line("quit");
+    s.wait_exit();
 }
