@@ -14,6 +14,11 @@ pub fn side_name(s: Side) -> &'static str {
     }
 }
 
+/// Which die faces count for which side, for wherever rolls are shown (docs/RULES.md §6.1).
+pub const DICE_KEY: &str = "Dice: the attacker counts HIT 1, DOUBLE-HIT 2 and CRITICAL 1 \
+(no shield stops a critical); the defender counts SHIELD 1 and DOUBLE-SHIELD 2 (each stops a \
+hit); any other face counts nothing";
+
 /// A side's possessive: "the Heroes'" (a plural takes no second s), "the Overmind's".
 #[must_use]
 pub fn possessive(s: Side) -> &'static str {

@@ -335,6 +335,10 @@ impl Terminal {
             };
             out.push(format!("  {text}\n"));
         }
+        // Rolls come with what their faces mean.
+        if events.iter().any(|e| matches!(e, Event::Attack { .. })) {
+            out.push(format!("  {}\n", describe::DICE_KEY));
+        }
         out
     }
 }
@@ -448,7 +452,7 @@ impl Frontend for Terminal {
         let text = format!(
             "{}{}",
             screen::board(&state, self.colour),
-            crate::render::key(self.colour)
+            crate::render::key(self.colour, &screen::token_key(&state))
         );
         self.print(&text);
     }

@@ -254,3 +254,52 @@ fn ending_a_phase_with_heroes_unused_asks_and_no_keeps_the_phase() {
     s.send_line("quit").expect("type");
     s.expect(Eof).expect("the game ends");
 }
+
+/// Issue 25: the map's key names every token symbol on the map, and a roll comes with which
+/// faces count for whom.
+#[test]
+fn the_key_names_every_token_and_rolls_say_what_their_faces_count() {
+    let o = run(&["play", "--plain", "--no-watch", "--seed", "11"], "quit\n");
+    let out = stdout(&o);
+    let key = out
+        .lines()
+        .find(|l| l.starts_with("Key: "))
+        .unwrap_or_default();
+    for token in [
+        "~ acid pool",
+        "; live wire",
+        "^ spanner",
+        "$ medkit",
+        ") flare",
+        "[ supply cache",
+        "] nest",
+        "{ terminal",
+    ] {
+        assert!(key.contains(token), "{token}: {key}");
+    }
+    // The AI against itself, in line mode: every roll is followed by the key to its dice.
+    let o = run(
+        &[
+            "play",
+            "--plain",
+            "--no-watch",
+            "--seed",
+            "3",
+            "--heroes",
+            "ai",
+            "--overmind",
+            "ai",
+        ],
+        "",
+    );
+    let out = stdout(&o);
+    let rolls = out.lines().filter(|l| l.contains("] against ")).count();
+    assert!(rolls > 0, "{out}");
+    assert!(
+        out.contains(
+            "Dice: the attacker counts HIT 1, DOUBLE-HIT 2 and CRITICAL 1 (no shield stops a \
+             critical); the defender counts SHIELD 1 and DOUBLE-SHIELD 2"
+        ),
+        "{out}"
+    );
+}
