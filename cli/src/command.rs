@@ -243,10 +243,20 @@ pub fn parse(line: &str, names: &Names) -> Result<Command, ParseError> {
     let Some(&(name, usage, _)) = COMMANDS.iter().find(|(w, _, _)| *w == word) else {
         let near = nearest(&first, COMMANDS.iter().map(|(w, _, _)| *w));
         let suggestion = near.map(|w| {
-            std::iter::once(w)
+            let fixed = std::iter::once(w)
                 .chain(args.iter().copied())
                 .collect::<Vec<_>>()
-                .join(" ")
+                .join(" ");
+            // The corrected line may hold a typo of its own (`mvoe captian 2,14`): suggest
+            // both corrections at once rather than one per try. `w` is a known command, so
+            // this parses once more at most.
+            match parse(&fixed, names) {
+                Err(ParseError {
+                    suggestion: Some(s),
+                    ..
+                }) => s,
+                _ => fixed,
+            }
         });
         return Err(ParseError::new(format!(
             "unknown command `{}`; type `help` for the list",
@@ -753,6 +763,19 @@ mod tests {
         assert_eq!(e.message, "usage: shoot UNIT TARGET");
         let e = parse("frobnicate", &n).unwrap_err();
         assert_eq!(e.suggestion, None);
+    }
+
+    /// Issue 25: a mistyped command and a mistyped unit are corrected in one suggestion.
+    #[test]
+    fn a_command_and_unit_typo_are_corrected_together() {
+        let n = names();
+        let e = parse("mvoe captian 2,14", &n).unwrap_err();
+        assert_eq!(e.suggestion.as_deref(), Some("move captain 2,14"), "{e}");
+        let e = parse("shoto captain b33", &n).unwrap_err();
+        assert_eq!(e.suggestion.as_deref(), Some("shoot captain b3"), "{e}");
+        // The corrected command that needs nothing else is suggested as it is.
+        let e = parse("mvoe captain 2,14", &n).unwrap_err();
+        assert_eq!(e.suggestion.as_deref(), Some("move captain 2,14"), "{e}");
     }
 
     #[test]

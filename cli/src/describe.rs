@@ -14,6 +14,36 @@ pub fn side_name(s: Side) -> &'static str {
     }
 }
 
+/// Which die faces count for which side, for wherever rolls are shown (docs/RULES.md §6.1).
+pub const DICE_KEY: &str = "Dice: the attacker counts HIT 1, DOUBLE-HIT 2 and CRITICAL 1 \
+(no shield stops a critical); the defender counts SHIELD 1 and DOUBLE-SHIELD 2 (each stops a \
+hit); any other face counts nothing";
+
+/// A side's possessive: "the Heroes'" (a plural takes no second s), "the Overmind's".
+#[must_use]
+pub fn possessive(s: Side) -> &'static str {
+    match s {
+        Side::Heroes => "the Heroes'",
+        Side::Overmind => "the Overmind's",
+    }
+}
+
+/// The side doing `verb` (a plain verb such as `win`), the verb agreeing with it: "the Heroes
+/// win", "the Overmind wins".
+#[must_use]
+pub fn does(s: Side, verb: &str) -> String {
+    match s {
+        Side::Heroes => format!("the Heroes {verb}"),
+        Side::Overmind => format!("the Overmind {verb}s"),
+    }
+}
+
+/// "the Heroes win", "the Overmind wins".
+#[must_use]
+pub fn wins(s: Side) -> String {
+    does(s, "win")
+}
+
 fn face(f: Face) -> &'static str {
     match f {
         Face::Blank => "blank",
@@ -90,7 +120,7 @@ fn change_text(c: &Change) -> String {
         Change::Actions { unit, change } => {
             format!("{unit} loses {} action(s)", change.unsigned_abs())
         }
-        Change::Win { winner, reason } => format!("{} win: {reason}", side_name(*winner)),
+        Change::Win { winner, reason } => format!("{}: {reason}", wins(*winner)),
     }
 }
 
@@ -201,9 +231,9 @@ fn sentence(e: &Event) -> Option<String> {
                 format!("no Alien Behaviour ({why})")
             };
             format!(
-                "Blip {blip} at {at} is revealed because {} ({}'s doing): {what}; {follow}",
+                "Blip {blip} at {at} is revealed because {} ({} doing): {what}; {follow}",
                 cause(*c),
-                side_name(*by)
+                possessive(*by)
             )
         }
         Event::DecoyRemoved { blip, .. } => format!("the Decoy {blip} is removed"),
@@ -372,7 +402,7 @@ fn sentence(e: &Event) -> Option<String> {
             limit,
         } => format!("{unit} (script): {behaviour} wrote more log than allowed ({limit}); the rest is dropped"),
         Event::GameOver { winner, reason } => {
-            format!("GAME OVER: {} win: {reason}", side_name(*winner))
+            format!("GAME OVER: {}: {reason}", wins(*winner))
         }
         Event::ActionVoided { reason } => {
             format!("the action is void: the round's opening effects left it illegal ({reason})")
@@ -391,8 +421,8 @@ fn sentence(e: &Event) -> Option<String> {
         Event::CardDrawn {
             side, cards, hand, ..
         } => format!(
-            "{} draws {} ({hand} in hand)",
-            title(*side),
+            "{} {} ({hand} in hand)",
+            does(*side, "draw"),
             plural(*cards, "card", "cards")
         ),
         Event::DeckShuffled { deck, cards } => {
@@ -416,8 +446,8 @@ fn sentence(e: &Event) -> Option<String> {
             format!("{card} failed: {reason}; what it did before stands")
         }
         Event::CardDiscarded { side, cards, hand } => format!(
-            "{} discards {} ({hand} in hand)",
-            title(*side),
+            "{} {} ({hand} in hand)",
+            does(*side, "discard"),
             plural(*cards, "card", "cards")
         ),
         Event::CardLeftPlay { card } => format!("{card} leaves play"),
@@ -536,6 +566,48 @@ mod tests {
         assert!(
             line.contains("(CV 3 at short range (2), 3 fewer: weak Overwatch 1"),
             "{line}"
+        );
+    }
+
+    /// Issue 25: every generated phrase about a side is grammatical.
+    #[test]
+    fn sides_take_their_own_possessive_and_verb() {
+        let reveal = |by| Event::BlipRevealed {
+            blip: "b1".into(),
+            at: overmind_core::Pos::new(2, 2),
+            cause: RevealCause::Hero,
+            by,
+            triggers_behaviour: false,
+            why: "a Decoy holds no unit".into(),
+            type_id: None,
+            decoy: Some(true),
+        };
+        let heroes = event(&reveal(Side::Heroes)).unwrap_or_default();
+        assert!(heroes.contains("(the Heroes' doing)"), "{heroes}");
+        let overmind = event(&reveal(Side::Overmind)).unwrap_or_default();
+        assert!(overmind.contains("(the Overmind's doing)"), "{overmind}");
+        let over = |winner| Event::GameOver {
+            winner,
+            reason: "the last round ended".into(),
+        };
+        assert_eq!(
+            event(&over(Side::Overmind)).as_deref(),
+            Some("GAME OVER: the Overmind wins: the last round ended")
+        );
+        assert_eq!(
+            event(&over(Side::Heroes)).as_deref(),
+            Some("GAME OVER: the Heroes win: the last round ended")
+        );
+        let declared = Event::Effect {
+            source: "agenda".into(),
+            change: Change::Win {
+                winner: Side::Overmind,
+                reason: "the nest grew".into(),
+            },
+        };
+        assert_eq!(
+            event(&declared).as_deref(),
+            Some("agenda: the Overmind wins: the nest grew")
         );
     }
 

@@ -5,7 +5,9 @@
 use crate::packs::Reload;
 use crate::session::Session;
 use crate::turn::Turn;
-use overmind_core::{Choice, Controller, Decision, Event, Pos, Side, View};
+use overmind_core::{
+    Choice, Controller, Decision, DecisionKind, Event, GameState, LineOfSight, Pos, Side, View,
+};
 use std::cell::RefCell;
 use std::rc::Rc;
 use std::time::Duration;
@@ -99,6 +101,10 @@ pub struct Human {
 
 impl Controller for Human {
     fn decide(&mut self, view: View<'_>, d: &Decision) -> usize {
+        // Asking which of several equal ways to take wastes the player's time: the first.
+        if d.kind == DecisionKind::Path && paths_alike(view.state(), d) {
+            return 0;
+        }
         // The play loop never holds the front end while the rules run, so this borrow is free;
         // were it not, the first option is the rules' own fallback.
         match self.frontend.try_borrow_mut() {
@@ -112,6 +118,58 @@ impl Controller for Human {
             f.context(so_far);
         }
     }
+}
+
+/// Whether the shortest paths a `path` decision offers differ in nothing the mover could
+/// care about, so the first may be taken without asking: no square any of them crosses holds a
+/// token (a hazard or item), lies in the sight of a Hero holding an Overwatch token (its range
+/// is not known here, so sight alone counts), or is next to a Hero (Free Attacks); nor, for a
+/// Blip, is in any Hero's sight (a reveal there). Every input is public, so whether the
+/// Overmind is asked tells the Heroes nothing. `via` still picks any other path.
+#[must_use]
+pub fn paths_alike(state: &GameState, d: &Decision) -> bool {
+    let paths: Vec<&Vec<Pos>> = d
+        .options
+        .iter()
+        .filter_map(|o| match o {
+            Choice::Path(p) => Some(p),
+            _ => None,
+        })
+        .collect();
+    if paths.len() != d.options.len() || paths.is_empty() {
+        return false;
+    }
+    let obstacles = state.compute_obstacles();
+    let sees = |a: Pos, b: Pos| state.rules.los.visible(&state.map, &obstacles, a, b);
+    let heroes: Vec<(Pos, bool)> = state
+        .units
+        .iter()
+        .filter(|u| u.side == Side::Heroes && !u.extracted)
+        .flat_map(|u| u.models.iter().map(move |m| (m.pos, u.overwatch.is_some())))
+        .collect();
+    let blip = d
+        .subject
+        .as_deref()
+        .is_some_and(|s| state.blip(s).is_some());
+    let matters = |p: Pos| {
+        state
+            .tokens
+            .iter()
+            .any(|t| t.carried_by.is_none() && t.pos == p)
+            || heroes
+                .iter()
+                .any(|&(h, watching)| h.distance(p) <= 1 || ((watching || blip) && sees(h, p)))
+    };
+    // Leaving a Hero's side may draw a Free Attack whichever way is taken.
+    let start_alone = paths
+        .first()
+        .and_then(|p| p.first())
+        .is_none_or(|&s| heroes.iter().all(|&(h, _)| h.distance(s) > 1));
+    start_alone
+        && paths.iter().all(|p| {
+            let inner = p.len().saturating_sub(1);
+            p.iter().take(inner).skip(1).all(|&q| !matters(q))
+        })
 }
 
 /// Lines of standard input, read on a thread so that the host can wait with a timeout (and

@@ -320,9 +320,10 @@ pub fn legend(mission: &Mission, colour: bool) -> String {
     p.out
 }
 
-/// A one-line key to the map for the play screen.
+/// A one-line key to the map for the play screen; `tokens` are the symbols of the tokens on
+/// the map with what each is (every one of them, so no symbol goes unexplained).
 #[must_use]
-pub fn key(colour: bool) -> String {
+pub fn key(colour: bool, tokens: &[(char, String)]) -> String {
     let mut p = Painter {
         out: String::new(),
         colour,
@@ -348,6 +349,11 @@ pub fn key(colour: bool) -> String {
     p.plain(" alien ");
     p.paint(BLIP, "?");
     p.plain(" Blip");
+    for (sym, what) in tokens {
+        p.plain(" ");
+        p.paint(MARK, sym);
+        p.plain(format!(" {what}"));
+    }
     p.newline();
     p.out
 }

@@ -77,6 +77,19 @@ pub fn token_marks(state: &GameState) -> HashMap<Pos, char> {
         .collect()
 }
 
+/// The symbol of each kind of token lying on the map, with the kind's name, for the map's key.
+#[must_use]
+pub fn token_key(state: &GameState) -> Vec<(char, String)> {
+    let mut out: Vec<(char, String)> = Vec::new();
+    for t in state.tokens.iter().filter(|t| t.carried_by.is_none()) {
+        let entry = (t.symbol, t.kind.replace('_', " "));
+        if !out.contains(&entry) {
+            out.push(entry);
+        }
+    }
+    out
+}
+
 /// What the Heroes must do, in words.
 #[must_use]
 pub fn objective(o: &Objective) -> String {
@@ -116,7 +129,7 @@ pub fn units(state: &GameState, colour: bool) -> String {
             .map(|o| format!(" overwatch:{}", format!("{o:?}").to_lowercase()))
             .unwrap_or_default();
         let xp = if u.xp > 0 {
-            format!(" xp {}", u.xp)
+            format!(" {} XP (1 per kill)", u.xp)
         } else {
             String::new()
         };
@@ -276,7 +289,7 @@ pub fn turn_screen(
         objective(&state.objective)
     );
     out.push_str(&board(state, colour));
-    out.push_str(&render::key(colour));
+    out.push_str(&render::key(colour, &token_key(state)));
     out.push_str(&units(state, colour));
     if !happened.is_empty() {
         out.push_str("What happened:\n");

@@ -178,8 +178,8 @@ impl Session {
         };
         if last.side != side {
             return Err(format!(
-                "the last action was {}'s ({}); you can only take back your own",
-                crate::describe::side_name(last.side),
+                "the last action was {} ({}); you can only take back your own",
+                crate::describe::possessive(last.side),
                 text_of(&last.action)
             ));
         }

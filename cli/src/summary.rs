@@ -1,7 +1,6 @@
 //! The game-over summary: who won and why, the rounds played, the models each side lost, who
 //! killed what, and each Alien Behaviour's use — read off the event log, which both sides saw.
 
-use crate::describe::side_name;
 use overmind_core::{Event, Game, Side};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -90,7 +89,7 @@ impl Summary {
         let mut t = String::new();
         match (self.winner, &self.reason) {
             (Some(w), Some(r)) => {
-                let _ = writeln!(t, "=== {} win: {r} ===", side_name(w));
+                let _ = writeln!(t, "=== {}: {r} ===", crate::describe::wins(w));
             }
             _ => t.push_str("=== the game did not finish ===\n"),
         }

@@ -101,6 +101,38 @@ impl Editing {
     }
 }
 
+/// What was typed at the terminal and not yet read (the line editor is not reading): each
+/// line, the unfinished one last. Read by switching the terminal to raw mode for a moment,
+/// which hands over what it held without waiting; nothing when standard input is no terminal.
+fn typed_ahead() -> Vec<String> {
+    use crossterm::event::{self, Event as TermEvent, KeyCode, KeyEventKind};
+    use std::io::IsTerminal;
+    if !std::io::stdin().is_terminal() || crossterm::terminal::enable_raw_mode().is_err() {
+        return Vec::new();
+    }
+    let mut lines = vec![String::new()];
+    while matches!(event::poll(Duration::ZERO), Ok(true)) {
+        let Ok(e) = event::read() else { break };
+        let text = match e {
+            TermEvent::Key(k) if k.kind != KeyEventKind::Release => match k.code {
+                KeyCode::Enter => "\n".to_string(),
+                KeyCode::Char(c) => c.to_string(),
+                _ => String::new(),
+            },
+            TermEvent::Paste(p) => p,
+            _ => String::new(),
+        };
+        for c in text.chars() {
+            match c {
+                '\n' | '\r' => lines.push(String::new()),
+                c => lines.last_mut().map_or((), |l| l.push(c)),
+            }
+        }
+    }
+    let _ = crossterm::terminal::disable_raw_mode();
+    lines
+}
+
 /// The lines of a paste, blank ones dropped (a trailing newline is not a command).
 fn split_lines(text: &str) -> Vec<String> {
     let lines: Vec<String> = text
@@ -119,8 +151,12 @@ fn split_lines(text: &str) -> Vec<String> {
 pub struct Terminal {
     reader: Reader,
     colour: bool,
-    /// Whose eyes the screen is for.
+    /// Whose eyes the screen is for (unless `per_side`).
     view: Side,
+    /// Hot-seat without `--view`: each side sees only its own knowledge, as on the full
+    /// screen; `at` is the side at the keyboard.
+    per_side: bool,
+    at: Side,
     broken: bool,
     /// Event lines kept for the next screen, so that what just happened is shown right above
     /// the prompt rather than scrolled away by the map.
@@ -142,8 +178,9 @@ const NOTE: Style = Style::new().fg_color(Some(Color::Ansi(AnsiColor::BrightYell
 const STRONG: Style = Style::new().bold();
 
 impl Terminal {
+    /// Line mode for `view`'s eyes; `per_side`: for each side at the keyboard its own.
     #[must_use]
-    pub fn new(view: Side, colour: bool, hold: bool) -> Terminal {
+    pub fn new(view: Side, per_side: bool, colour: bool, hold: bool) -> Terminal {
         let reader = match DefaultEditor::new() {
             Ok(e) => Reader::Edit(Editing::start(e)),
             Err(_) => Reader::Plain(Lines::stdin()),
@@ -152,10 +189,53 @@ impl Terminal {
             reader,
             colour,
             view,
+            per_side,
+            at: Side::Heroes,
             broken: false,
             pending: Vec::new(),
             hold,
             early: 0,
+        }
+    }
+
+    /// Whose knowledge the screen shows now.
+    fn eyes(&self) -> Side {
+        if self.per_side {
+            self.at
+        } else {
+            self.view
+        }
+    }
+
+    /// A phase began: pasted lines still queued, and whatever was typed ahead at the
+    /// terminal, are not carried into it (an `end` meant for the last phase must not end
+    /// this one). Piped input is not typed ahead, and is read on.
+    fn drop_typed_ahead(&mut self, phase: Side) {
+        let mut dropped: Vec<String> = Vec::new();
+        if let Reader::Edit(ed) = &mut self.reader {
+            for i in ed.queued.drain(..) {
+                if let Input::Line(l) = i {
+                    dropped.push(l);
+                }
+            }
+        }
+        if let Reader::Edit(Editing { reading: None, .. }) = &self.reader {
+            dropped.extend(typed_ahead());
+        }
+        let dropped: Vec<String> = dropped
+            .into_iter()
+            .map(|l| l.trim().to_string())
+            .filter(|l| !l.is_empty())
+            .map(|l| format!("`{l}`"))
+            .collect();
+        if !dropped.is_empty() {
+            let text = format!(
+                "not run, typed before the {} phase began: {}",
+                describe::title(phase),
+                dropped.join(", ")
+            );
+            let line = format!("  {}\n", self.styled(NOTE, &text));
+            self.pending.push(line);
         }
     }
 
@@ -255,16 +335,23 @@ impl Terminal {
             };
             out.push(format!("  {text}\n"));
         }
+        // Rolls come with what their faces mean.
+        if events.iter().any(|e| matches!(e, Event::Attack { .. })) {
+            out.push(format!("  {}\n", describe::DICE_KEY));
+        }
         out
     }
 }
 
 impl Frontend for Terminal {
     fn started(&mut self, s: &Session) {
-        let text = format!(
-            "Type `help` for the commands. You see the game as {}.\n",
-            describe::side_name(self.view)
-        );
+        let eyes = if self.per_side {
+            "Each side sees only what it may know: the screen is cleared between the sides"
+                .to_string()
+        } else {
+            format!("You see the game as {}", describe::side_name(self.view))
+        };
+        let text = format!("Type `help` for the commands. {eyes}.\n");
         self.print(&text);
         let lines = self.event_lines(&s.game.log);
         self.pending.extend(lines);
@@ -287,6 +374,12 @@ impl Frontend for Terminal {
             .unwrap_or_default();
         let lines = self.event_lines(events);
         self.pending.extend(lines);
+        if let Some(side) = events.iter().rev().find_map(|e| match e {
+            Event::PhaseStarted { side } => Some(*side),
+            _ => None,
+        }) {
+            self.drop_typed_ahead(side);
+        }
         let over = events.iter().any(|e| matches!(e, Event::GameOver { .. }));
         if over || !self.hold {
             self.flush();
@@ -337,14 +430,15 @@ impl Frontend for Terminal {
     }
 
     fn turn(&mut self, s: &Session, turn: &Turn) {
-        let state = s.game.state.view(self.view);
+        self.at = turn.side;
+        let state = s.game.state.view(self.eyes());
         let happened = self.happened();
         let text = screen::turn_screen(&s.shown_name(), &state, turn, &happened, self.colour);
         self.print(&text);
     }
 
     fn status(&mut self, s: &Session) {
-        let state = s.game.state.view(self.view);
+        let state = s.game.state.view(self.eyes());
         let mut text = screen::units(&state, self.colour);
         if let Some(t) = Turn::of(&s.game, s.content()) {
             text.push_str(&t.status_line());
@@ -354,11 +448,11 @@ impl Frontend for Terminal {
     }
 
     fn map(&mut self, s: &Session) {
-        let state = s.game.state.view(self.view);
+        let state = s.game.state.view(self.eyes());
         let text = format!(
             "{}{}",
             screen::board(&state, self.colour),
-            crate::render::key(self.colour)
+            crate::render::key(self.colour, &screen::token_key(&state))
         );
         self.print(&text);
     }
@@ -371,10 +465,12 @@ impl Frontend for Terminal {
     }
 
     fn read(&mut self, side: Side, wait: Duration) -> Input {
+        self.at = side;
         self.line_within(&format!("{}> ", side.name()), Some(wait))
     }
 
     fn decide(&mut self, _: View<'_>, d: &Decision) -> usize {
+        self.at = d.who;
         // What led to the question comes first.
         self.flush();
         let mut text = format!(
@@ -398,15 +494,20 @@ impl Frontend for Terminal {
         }
     }
 
-    fn viewer(&self, _: Side) -> Side {
-        self.view
+    fn viewer(&self, side: Side) -> Side {
+        if self.per_side {
+            side
+        } else {
+            self.view
+        }
     }
 
     fn colour(&self) -> bool {
         self.colour
     }
 
-    fn confirm(&mut self, _: Side, question: &str) -> bool {
+    fn confirm(&mut self, side: Side, question: &str) -> bool {
+        self.at = side;
         self.flush();
         loop {
             match self.line(&format!("{question} [y/N]> ")) {

@@ -59,9 +59,9 @@ pub struct Args {
     /// Do not watch the pack directories for edited scripts.
     #[arg(long)]
     pub no_watch: bool,
-    /// Line mode at a terminal (the screen scrolls, rustyline edits) instead of the
-    /// full-screen UI.
-    #[arg(long)]
+    /// Line mode (the screen scrolls, rustyline edits) instead of the full-screen UI; also
+    /// with piped input, which otherwise speaks JSON.
+    #[arg(long, conflicts_with = "json")]
     pub plain: bool,
     /// Author tools: `perform UNIT BEHAVIOUR` and `spawn TYPE X,Y [N]` at any prompt, so a
     /// script edit runs at once. Shows everything (refused with `--view heroes`).
@@ -128,7 +128,8 @@ pub fn run(args: &Args) -> Result<(), CliError> {
                 .into(),
         ));
     }
-    let machine = args.json || !std::io::stdin().is_terminal();
+    // Piped input speaks JSON, unless `--plain` asks for line mode.
+    let machine = args.json || (!args.plain && !std::io::stdin().is_terminal());
     let frontend: Box<dyn Frontend> = if machine {
         let sides = (args.heroes.name(), args.overmind.name());
         Box::new(Machine::new(Box::new(std::io::stdout()), view, sides))
@@ -303,6 +304,12 @@ fn handle(session: &mut Session, frontend: &Shared, side: Side, cmd: Command) ->
             // Checked once: the plan is what is played, and the refusal's kind is what the
             // questions below go by.
             let checked = session.game.check(session.content(), &action);
+            if checked.is_ok() && !ends_phase_ok(session, frontend, side, &action) {
+                frontend
+                    .borrow_mut()
+                    .note(Note::Help, "nothing done: the phase goes on\n");
+                return false;
+            }
             if !ends_activation_ok(session, frontend, side, &action, &checked) {
                 // Refused by the player: said as help text, since nothing happened.
                 frontend
@@ -441,6 +448,43 @@ fn ends_activation_ok(
         "`{}` ends {active}'s activation with {left} action{} left: go on?",
         text_of(action),
         if left == 1 { "" } else { "s" }
+    );
+    frontend.borrow_mut().confirm(side, &question)
+}
+
+/// Whether `end` may end `side`'s whole phase: with units of its own that could still
+/// activate, who would lose their turn this round, it asks the player first (a second `end`
+/// typed after the last activation ended the phase must not give a turn away). Declining an
+/// interruption is not ending a phase, and is never asked about.
+fn ends_phase_ok(session: &Session, frontend: &Shared, side: Side, action: &Action) -> bool {
+    let st = &session.game.state;
+    if *action != Action::End || st.active.is_some() || st.interrupt.is_some() {
+        return true;
+    }
+    let owner = |id: &str| -> Option<String> {
+        st.find_model(id)
+            .map(|(u, _)| u.id.to_string())
+            .or_else(|| st.unit(id).map(|u| u.id.to_string()))
+            .or_else(|| st.blip(id).map(|b| b.id.to_string()))
+    };
+    // Those the rules would let act now: validation only, nothing is played.
+    let mut idle: Vec<String> = Vec::new();
+    for a in session.game.legal_actions(session.content()) {
+        if let Some(u) = a.actor().and_then(owner) {
+            if !idle.contains(&u) {
+                idle.push(u);
+            }
+        }
+    }
+    if idle.is_empty() {
+        return true;
+    }
+    let (n, names) = (idle.len(), idle.join(", "));
+    let question = format!(
+        "`end` ends {} phase: {names} {} not activated and lose{} this round's turn: go on?",
+        crate::describe::possessive(side),
+        if n == 1 { "has" } else { "have" },
+        if n == 1 { "s" } else { "" },
     );
     frontend.borrow_mut().confirm(side, &question)
 }

@@ -34,11 +34,23 @@
     return null;
   }
 
+  // Squares a model or Blip stands on: a token there is drawn small in the corner, under it.
+  function occupied(pieces) {
+    var taken = {};
+    pieces.forEach(function (p) { if (p[2] !== "token") { taken[p[5] + "," + p[6]] = true; } });
+    return taken;
+  }
+
   function drawPieces(pieces, active) {
     var g = $("pieces");
     clear(g);
-    pieces.forEach(function (p) {
-      var cls = "piece " + p[2] + (p[9] ? " " + p[9] : "") + (active && p[1] === active ? " active" : "");
+    var taken = occupied(pieces);
+    // Tokens first, so a model standing on one is drawn over it.
+    var order = pieces.filter(function (p) { return p[2] === "token"; })
+      .concat(pieces.filter(function (p) { return p[2] !== "token"; }));
+    order.forEach(function (p) {
+      var under = p[2] === "token" && taken[p[5] + "," + p[6]];
+      var cls = "piece " + p[2] + (under ? " under" : "") + (p[9] ? " " + p[9] : "") + (active && p[1] === active ? " active" : "");
       var grp = el("g", { "class": cls, "data-id": p[0], "data-unit": p[1], "data-x": p[5], "data-y": p[6],
         transform: "translate(" + p[5] * S + " " + p[6] * S + ")" }, g);
       var tip = p[0] + (p[4] ? " (" + p[4] + ")" : "") + " at " + p[5] + "," + p[6];
@@ -46,6 +58,12 @@
       if (p[9]) { tip += ", " + p[9].replace(/-/g, " "); }
       if (p[10]) { tip += ", holds " + p[10]; }
       el("title", {}, grp).textContent = tip;
+      if (under) {
+        // In the corner the model's disc leaves free.
+        el("rect", { x: 0, y: 0, width: 12, height: 12, rx: 2 }, grp);
+        el("text", { x: 6, y: 6.5 }, grp).textContent = p[3];
+        return;
+      }
       if (p[2] === "token") {
         el("rect", { x: 7, y: 7, width: S - 14, height: S - 14, rx: 3 }, grp);
       } else {
@@ -65,14 +83,39 @@
     return el("line", { "class": cls, x1: x1, y1: y1, x2: x2, y2: y2 }, g);
   }
 
-  function faceText(f) {
-    return { blank: "", hit: "✶", double_hit: "✶✶", critical: "✹", shield: "⛨", double_shield: "⛨⛨" }[f] || "?";
+  // A die face as shapes (no font needs a glyph for it): a dot a hit, two a double hit, a
+  // star a critical, a shield and two shields; a blank is left blank.
+  var SHIELD = "M0 -6 L5 -4 L5 0 Q5 5 0 7 Q-5 5 -5 0 L-5 -4 Z";
+  function star() {
+    var pts = [];
+    for (var i = 0; i < 10; i++) {
+      var r = i % 2 ? 3 : 8, a = Math.PI * i / 5 - Math.PI / 2;
+      pts.push((r * Math.cos(a)).toFixed(2) + "," + (r * Math.sin(a)).toFixed(2));
+    }
+    return pts.join(" ");
   }
+  function faceSvg(f) {
+    var svg = el("svg", { viewBox: "-10 -10 20 20", width: 20, height: 20, "class": "face" });
+    var shapes = {
+      hit: [["circle", { cx: 0, cy: 0, r: 4 }]],
+      double_hit: [["circle", { cx: -4, cy: 0, r: 3.2 }], ["circle", { cx: 4, cy: 0, r: 3.2 }]],
+      critical: [["polygon", { points: star() }]],
+      shield: [["path", { d: SHIELD }]],
+      double_shield: [["path", { d: SHIELD, transform: "translate(-4 0) scale(0.75)" }],
+        ["path", { d: SHIELD, transform: "translate(4 0) scale(0.75)" }]]
+    }[f] || [];
+    shapes.forEach(function (s) { el(s[0], s[1], svg); });
+    return svg;
+  }
+  // Which faces count for the side that rolled them (docs/RULES.md §6.1).
+  var COUNTS = { attack: { hit: 1, double_hit: 1, critical: 1 }, defence: { shield: 1, double_shield: 1 } };
   function dice(faces, cls) {
     var row = html("div", "dice");
     faces.forEach(function (f) {
-      var d = html("span", "die " + cls + " " + f, faceText(f));
-      d.title = f.replace(/_/g, " ");
+      var counts = COUNTS[cls] && COUNTS[cls][f];
+      var d = html("span", "die " + cls + " " + f + (counts ? "" : " dud"));
+      if (f !== "blank") { d.appendChild(faceSvg(f)); }
+      d.title = f.replace(/_/g, " ") + (counts ? "" : " (counts nothing for the " + (cls === "attack" ? "attacker" : "defender") + ")");
       row.appendChild(d);
     });
     if (!faces.length) { row.appendChild(html("span", "muted", "no dice")); }
@@ -111,6 +154,9 @@
       detail.appendChild(dice(e.faces || [], "attack"));
       detail.appendChild(html("p", "line mods", "Defence: " + e.defence_dice + " dice"));
       detail.appendChild(dice(e.defence_faces || [], "defence"));
+      detail.appendChild(html("p", "line mods dice-key", "Key: the attacker counts a hit (one dot) 1, " +
+        "a double hit (two dots) 2 and a critical (star) 1, which no shield stops; the defender counts a " +
+        "shield 1 and a double shield 2, each stopping a hit; a blank and the other side's faces count nothing."));
       var mods = (e.modifiers || []).map(function (m) {
         return m.on + " " + (m.change > 0 ? "+" : "") + m.change + " (" + m.cause.replace(/_/g, " ") + (m.source ? " " + m.source : "") + ")";
       });
@@ -224,6 +270,17 @@
     out.setAttribute("data-step", String(at));
     out.setAttribute("data-last", String(steps.length - 1));
     out.setAttribute("data-errors", errors.join(" | "));
+    // Tokens with a model or Blip on their square, and how many of all tokens are hidden (the
+    // middle of each, as drawn, is not the token itself).
+    var hidden = 0, under = document.querySelectorAll("#pieces g.piece.token.under").length;
+    Array.prototype.forEach.call(document.querySelectorAll("#pieces g.piece.token"), function (g) {
+      var r = g.querySelector("rect").getBoundingClientRect();
+      var hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+      var top = hit && hit.closest ? hit.closest("g.piece") : null;
+      if (top !== g) { hidden++; }
+    });
+    out.setAttribute("data-tokens-under", String(under));
+    out.setAttribute("data-tokens-hidden", String(hidden));
     // The layout as drawn: the log beside the board, or below it on a narrow screen.
     var t = $("table").getBoundingClientRect(), side = $("side").getBoundingClientRect();
     out.setAttribute("data-layout", side.top >= t.bottom - 1 ? "stacked" : "side-by-side");
@@ -271,6 +328,20 @@
     logItems[3].click(); expect("a log line", at === 3);
     expect("the log shows the past only", logItems[2].className.indexOf("future") < 0 &&
       logItems[4].className.indexOf("future") >= 0 && logItems[3].className.indexOf("current") >= 0);
+    // The first roll: each face drawn in shapes, a blank blank, the key beside them.
+    for (var k = 0; k < steps.length; k++) {
+      if (steps[k].ev.event !== "attack") { continue; }
+      go(k);
+      var rolled = document.querySelectorAll("#detail .die");
+      expect("the roll's dice", rolled.length === (steps[k].ev.faces || []).length + (steps[k].ev.defence_faces || []).length);
+      Array.prototype.forEach.call(rolled, function (d) {
+        var blank = d.className.indexOf("blank") >= 0;
+        expect("a face as text " + JSON.stringify(d.textContent), d.textContent === "");
+        expect("a face's shapes", blank ? !d.firstChild : !!d.querySelector("svg *"));
+      });
+      expect("the dice key", !!document.querySelector("#detail .dice-key"));
+      break;
+    }
     go(opened);
     return fails.length ? fails.join("; ") : "ok";
   }

@@ -22,6 +22,14 @@ pub enum Key {
     PrevUnit,
     /// Ctrl-L: draw the whole screen again.
     Redraw,
+    /// Shift or Alt and an arrow: pan the map this way (columns, rows).
+    Pan(i32, i32),
+    /// F2 or Ctrl-T: the map's key over the middle of the screen, or back.
+    ShowLegend,
+    /// F3 or Ctrl-O: the options in full over the middle of the screen, or back.
+    ShowOptions,
+    /// Esc: the line is cleared, and a part shown in full goes back.
+    Escape,
     /// The line or the cursor changed.
     Edited,
     /// Nothing to do.
@@ -136,7 +144,18 @@ impl Editor {
             return Key::Nothing;
         }
         let ctrl = k.modifiers.contains(KeyModifiers::CONTROL);
+        let pan = k
+            .modifiers
+            .intersects(KeyModifiers::SHIFT | KeyModifiers::ALT);
         match k.code {
+            KeyCode::Up if pan => Key::Pan(0, -1),
+            KeyCode::Down if pan => Key::Pan(0, 1),
+            KeyCode::Left if pan => Key::Pan(-1, 0),
+            KeyCode::Right if pan => Key::Pan(1, 0),
+            KeyCode::F(2) => Key::ShowLegend,
+            KeyCode::F(3) => Key::ShowOptions,
+            KeyCode::Char('t') if ctrl => Key::ShowLegend,
+            KeyCode::Char('o') if ctrl => Key::ShowOptions,
             KeyCode::Enter => self.submit(),
             // In raw mode a bare line feed arrives as Ctrl-J (a pasted or piped `\n`).
             KeyCode::Char('j' | 'm') if ctrl => self.submit(),
@@ -192,7 +211,7 @@ impl Editor {
             KeyCode::BackTab => Key::PrevUnit,
             KeyCode::Esc => {
                 self.clear();
-                Key::Edited
+                Key::Escape
             }
             _ => Key::Nothing,
         }
@@ -299,6 +318,25 @@ mod tests {
         press(e, KeyCode::Enter);
         press(e, KeyCode::Up);
         assert_eq!(e.text(), "overwatch");
+    }
+
+    /// Issue 25: Shift or Alt with an arrow pans the map (the line and history stay); F2 and
+    /// F3 (or Ctrl-T and Ctrl-O) show the key and the options; Esc goes back.
+    #[test]
+    fn panning_and_showing_keys_leave_the_line_alone() {
+        let e = &mut Editor::default();
+        typed(e, "move");
+        let shift = |c| KeyEvent::new(c, KeyModifiers::SHIFT);
+        assert_eq!(e.key(shift(KeyCode::Up)), Key::Pan(0, -1));
+        assert_eq!(
+            e.key(KeyEvent::new(KeyCode::Left, KeyModifiers::ALT)),
+            Key::Pan(-1, 0)
+        );
+        assert_eq!(press(e, KeyCode::F(2)), Key::ShowLegend);
+        assert_eq!(ctrl(e, 'o'), Key::ShowOptions);
+        assert_eq!(e.text(), "move");
+        assert_eq!(press(e, KeyCode::Esc), Key::Escape);
+        assert_eq!(e.text(), "");
     }
 
     #[test]

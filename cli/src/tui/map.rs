@@ -172,8 +172,8 @@ fn clamp(n: usize) -> u16 {
 /// render.rs's one-line key, wrapped to `width`: a line breaks before a symbol (a word of one
 /// or two characters) where it can, so a symbol stays with its meaning.
 #[must_use]
-pub fn key(colour: bool, width: usize) -> Vec<Vec<Cell>> {
-    let cells = ansi::cells(&crate::render::key(colour))
+pub fn key(colour: bool, tokens: &[(char, String)], width: usize) -> Vec<Vec<Cell>> {
+    let cells = ansi::cells(&crate::render::key(colour, tokens))
         .into_iter()
         .next()
         .unwrap_or_default();
@@ -238,13 +238,18 @@ mod tests {
 
     #[test]
     fn the_key_wraps_before_a_symbol() {
-        let lines = text(&key(false, 40));
+        let tokens = [
+            ('~', "acid pool".to_string()),
+            ('[', "terminal".to_string()),
+        ];
+        let lines = text(&key(false, &tokens, 40));
         assert!(lines.len() > 1, "{lines:?}");
         assert!(lines.iter().all(|l| l.chars().count() <= 40), "{lines:?}");
         assert!(lines[0].starts_with("Key: "));
         // Every piece of the one-line key is there, in order.
         let joined = lines.join(" ");
-        let one = crate::render::key(false);
+        let one = crate::render::key(false, &tokens);
+        assert!(one.contains("~ acid pool [ terminal"), "{one}");
         let words: Vec<&str> = one.split_whitespace().collect();
         assert_eq!(joined.split_whitespace().collect::<Vec<_>>(), words);
         // No line ends on a bare symbol whose meaning went to the next line.

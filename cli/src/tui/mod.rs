@@ -55,7 +55,9 @@ pub fn frontend(
             return Box::new(t);
         }
     }
-    let lines = Box::new(crate::terminal::Terminal::new(view, colour, person));
+    let lines = Box::new(crate::terminal::Terminal::new(
+        view, per_side, colour, person,
+    ));
     if hotseat {
         Box::new(Handover::new(lines))
     } else {
@@ -157,6 +159,12 @@ pub struct Tui {
     dirty: bool,
     /// The log's rows and its window's height at the last draw, for paging.
     log_rows: Cell<(usize, usize)>,
+    /// A part shown over the whole middle of the screen (`map`, F2, F3), until Esc, its key
+    /// again, or the next line.
+    zoom: layout::Zoom,
+    /// How far the map is panned from the focus, in squares (Shift/Alt and the arrows), until
+    /// the next turn or selection.
+    pan: (i32, i32),
 }
 
 impl Tui {
@@ -205,6 +213,8 @@ impl Tui {
             broken: false,
             dirty: true,
             log_rows: Cell::new((0, 0)),
+            zoom: layout::Zoom::None,
+            pan: (0, 0),
         };
         tui.draw();
         Ok(tui)
@@ -373,6 +383,7 @@ impl Tui {
             Prompt::Idle | Prompt::Over => String::new(),
         };
         self.marks.clear();
+        self.zoom = layout::Zoom::None;
         let style = Style::default().add_modifier(Modifier::DIM);
         self.say(&format!("{who}> {line}"), style);
     }
@@ -401,6 +412,17 @@ impl Tui {
                 Key::PrevUnit => self.cycle(false),
                 Key::Redraw => self.clear(),
                 Key::Edited => self.dirty = true,
+                Key::Pan(dx, dy) => {
+                    // A few squares a press: the demo's map crosses in a handful.
+                    self.pan = (self.pan.0 + 3 * dx, self.pan.1 + 3 * dy);
+                    self.dirty = true;
+                }
+                Key::ShowLegend => self.toggle(layout::Zoom::Key),
+                Key::ShowOptions => self.toggle(layout::Zoom::Options),
+                Key::Escape => {
+                    self.zoom = layout::Zoom::None;
+                    self.dirty = true;
+                }
                 Key::Nothing => {}
             },
             TermEvent::Paste(text) => {
@@ -412,6 +434,16 @@ impl Tui {
             TermEvent::Resize(..) => self.dirty = true,
             _ => {}
         }
+    }
+
+    /// Show `z` over the middle of the screen, or go back when it is shown.
+    fn toggle(&mut self, z: layout::Zoom) {
+        self.zoom = if self.zoom == z {
+            layout::Zoom::None
+        } else {
+            z
+        };
+        self.dirty = true;
     }
 
     /// Select the next (or previous) unit on the map.
@@ -433,6 +465,7 @@ impl Tui {
             (None, _) => 0,
         };
         self.selected = Some(all[next]);
+        self.pan = (0, 0);
         self.dirty = true;
     }
 
@@ -547,9 +580,13 @@ impl Tui {
             .map(|l| l.trim_start().to_string())
             .collect();
         let options = self.options(state);
+        let tokens = crate::screen::token_key(state);
+        let key_rows =
+            |w: u16| u16::try_from(map::key(false, &tokens, usize::from(w)).len()).unwrap_or(1);
         let mut wants = layout::Wants {
+            zoom: self.zoom,
             map: board.size(),
-            key_rows: |w| u16::try_from(map::key(false, usize::from(w)).len()).unwrap_or(1),
+            key_rows: &key_rows,
             panel: panel
                 .as_ref()
                 .map_or(0, |p| u16::try_from(p.1.len()).unwrap_or(9)),
@@ -576,16 +613,75 @@ impl Tui {
         let inner = usize::from(first.options.width.max(first.log.width)).saturating_sub(2);
         let option_rows: Vec<String> = options.1.iter().flat_map(|l| log::wrap(l, inner)).collect();
         wants.options = u16::try_from(option_rows.len()).unwrap_or(u16::MAX);
+        // The roster wraps too (a long Tokens line is never cut), each row marked with
+        // whether its unit is the focus.
+        let owner = focus.map(|f| f.to_string());
+        let roster: Vec<(String, bool)> = roster
+            .iter()
+            .flat_map(|l| {
+                let mine = owner
+                    .as_deref()
+                    .is_some_and(|o| l.split_whitespace().nth(1) == Some(o));
+                log::wrap(l, inner).into_iter().map(move |r| (r, mine))
+            })
+            .collect();
+        wants.roster = u16::try_from(roster.len()).unwrap_or(u16::MAX);
+        // The panel's lines wrap too.
+        let panel = panel.map(|(title, lines)| {
+            let rows: Vec<String> = lines.iter().flat_map(|l| log::wrap(l, inner)).collect();
+            (title, rows)
+        });
+        wants.panel = panel
+            .as_ref()
+            .map_or(0, |p| u16::try_from(p.1.len()).unwrap_or(u16::MAX));
         let a = layout::areas(size, &wants).unwrap_or(first);
 
         self.render_title(f, a.title, state);
-        let at = focus.and_then(|id| panel::squares(state, id.as_str()).first().copied());
+        // The map centres on the focus, moved by the pan and kept on the map.
+        let (mw, mh) = (state.map.width(), state.map.height());
+        let at = focus
+            .and_then(|id| panel::squares(state, id.as_str()).first().copied())
+            .or(Some(overmind_core::Pos::new(mw / 2, mh / 2)))
+            .map(|p| {
+                overmind_core::Pos::new(
+                    (p.x + self.pan.0).clamp(0, (mw - 1).max(0)),
+                    (p.y + self.pan.1).clamp(0, (mh - 1).max(0)),
+                )
+            });
         board.render(a.map, f.buffer_mut(), at);
-        let key: Vec<Line> = map::key(self.colour, usize::from(a.key.width))
-            .into_iter()
-            .map(cells_line)
-            .collect();
-        f.render_widget(Paragraph::new(key), a.key);
+        let cut = board.size().1 > a.map.height || board.size().0 > a.map.width;
+        if a.key.height > 0 {
+            let boxed = a.key_boxed || self.zoom == layout::Zoom::Key;
+            let width = usize::from(a.key.width).saturating_sub(if boxed { 2 } else { 0 });
+            let mut key: Vec<Line> = map::key(self.colour, &tokens, width)
+                .into_iter()
+                .map(cells_line)
+                .collect();
+            if self.zoom == layout::Zoom::Key {
+                let more = [
+                    describe::DICE_KEY,
+                    "XP: experience; a Hero gains 1 per kill.",
+                    "Keys: Tab selects a unit · Shift or Alt and the arrows pan the map · \
+                     F2 (Ctrl-T) this key · F3 (Ctrl-O) every option · `map` the map alone · \
+                     Esc goes back · PageUp/PageDown scroll the log",
+                ];
+                for l in more {
+                    key.push(Line::from(""));
+                    key.extend(log::wrap(l, width).into_iter().map(Line::from));
+                }
+            }
+            let para = Paragraph::new(key);
+            if boxed {
+                let title = if self.zoom == layout::Zoom::Key {
+                    "Key · F2 or Esc: back"
+                } else {
+                    "Key · F2"
+                };
+                f.render_widget(para.block(Block::bordered().title(title)), a.key);
+            } else {
+                f.render_widget(para, a.key);
+            }
+        }
         if let Some((title, lines)) = panel {
             let lines: Vec<Line> = lines.into_iter().map(Line::from).collect();
             let block = Block::bordered().title(Span::styled(
@@ -595,13 +691,9 @@ impl Tui {
             f.render_widget(Paragraph::new(lines).block(block), a.panel);
         }
         if a.roster.height > 0 {
-            let owner = focus.map(|f| f.to_string());
             let lines: Vec<Line> = roster
                 .into_iter()
-                .map(|l| {
-                    let mine = owner
-                        .as_deref()
-                        .is_some_and(|o| l.split_whitespace().nth(1) == Some(o));
+                .map(|(l, mine)| {
                     if mine {
                         Line::styled(l, Style::default().add_modifier(Modifier::REVERSED))
                     } else {
@@ -616,9 +708,15 @@ impl Tui {
         }
         self.render_log(f, a.log);
         if a.options.height > 0 {
+            let more = option_rows.len() + 2 > usize::from(a.options.height);
+            let title = match (self.zoom == layout::Zoom::Options, more) {
+                (true, _) => format!("{} · F3 or Esc: back", options.0),
+                (false, true) => format!("{} · F3: all", options.0),
+                (false, false) => options.0,
+            };
             let lines: Vec<Line> = option_rows.into_iter().map(Line::from).collect();
             let block = Block::bordered().title(Span::styled(
-                options.0,
+                title,
                 Style::default().add_modifier(Modifier::BOLD),
             ));
             f.render_widget(Paragraph::new(lines).block(block), a.options);
@@ -630,6 +728,21 @@ impl Tui {
             ),
             (None, Some(t)) => t.status_line(),
             (None, None) => String::new(),
+        };
+        // On a screen too small for everything, how to reach the rest, where it fits.
+        let hint = match self.zoom {
+            layout::Zoom::Map => Some("the whole map: Shift+arrows pan, Esc back"),
+            _ if cut || !a.beside => Some("Shift+arrows pan · F2 key · F3 options"),
+            _ => None,
+        };
+        let status = match hint {
+            Some(h)
+                if status.chars().count() + h.chars().count() + 3 <= usize::from(size.width) =>
+            {
+                format!("{status} · {h}")
+            }
+            Some(h) if self.zoom == layout::Zoom::Map => h.to_string(),
+            _ => status,
         };
         f.render_widget(
             Paragraph::new(status).style(Style::default().add_modifier(Modifier::BOLD)),
@@ -690,7 +803,15 @@ impl Tui {
                 Some(&self.editors[usize::from(s == Side::Overmind)]),
             ),
             Prompt::Confirm(s) => (
-                format!("{} [y/N]> ", self.question.as_deref().unwrap_or("")),
+                {
+                    let full = format!("{} [y/N]> ", self.question.as_deref().unwrap_or(""));
+                    // A narrow screen keeps room to type: the Confirm box holds the question.
+                    if full.chars().count() + 10 > usize::from(area.width) {
+                        "[y/N]> ".to_string()
+                    } else {
+                        full
+                    }
+                },
                 Some(&self.editors[usize::from(s == Side::Overmind)]),
             ),
             Prompt::Choose(n) => (
@@ -806,8 +927,9 @@ impl Frontend for Tui {
             Some(side) => format!("you see the game as {}", describe::side_name(side)),
         };
         let intro = format!(
-            "Type `help` for the commands; Tab selects a unit, PageUp/PageDown scroll this log, \
-             Ctrl-C leaves; {eyes}."
+            "Type `help` for the commands; Tab selects a unit, Shift (or Alt) and the arrows pan \
+             the map, F2 shows the key, F3 every option, `map` the map alone, Esc goes back, \
+             PageUp/PageDown scroll this log, Ctrl-C leaves; {eyes}."
         );
         let note = self.style(Color::LightYellow, Modifier::empty());
         self.log.push(&intro, note, None);
@@ -825,6 +947,12 @@ impl Frontend for Tui {
             .unwrap_or_default();
         for e in events {
             self.event_line(e);
+        }
+        if let Some(side) = events.iter().rev().find_map(|e| match e {
+            Event::PhaseStarted { side } => Some(*side),
+            _ => None,
+        }) {
+            self.drop_typed_ahead(side);
         }
         self.log.follow();
         self.update(s);
@@ -873,6 +1001,8 @@ impl Frontend for Tui {
         self.update(s);
         self.turn = Some(turn.clone());
         self.selected = None;
+        // The map comes back to the unit acting.
+        self.pan = (0, 0);
         self.draw();
     }
 
@@ -886,12 +1016,10 @@ impl Frontend for Tui {
         self.draw();
     }
 
+    /// The map alone over the middle of the screen, as large as it fits (Shift and the
+    /// arrows pan it), until Esc or the next line.
     fn map(&mut self, _: &Session) {
-        self.say(
-            "The map is always on screen: Tab selects a unit, shown in the panel and \
-             highlighted on the map.",
-            Style::default(),
-        );
+        self.zoom = layout::Zoom::Map;
         self.clear();
         self.draw();
     }
@@ -927,6 +1055,8 @@ impl Frontend for Tui {
         // The map as it is now: a placement question shows where things stand.
         self.shown = Some(view.state().view(self.eyes()));
         self.decision = Some(d.clone());
+        self.pan = (0, 0);
+        self.zoom = layout::Zoom::None;
         self.prompt = Prompt::Choose(d.options.len());
         self.log.follow();
         self.dirty = true;
@@ -1022,10 +1152,58 @@ impl Tui {
         }
     }
 
+    /// A phase began: what was typed or pasted before it is not carried into it (an `end`
+    /// meant for the last phase must not end this one). Keys already waiting are read and
+    /// dropped with the rest; the log says what was dropped.
+    fn drop_typed_ahead(&mut self, phase: Side) {
+        let side = self.viewer.unwrap_or(phase);
+        while matches!(event::poll(Duration::ZERO), Ok(true)) {
+            match event::read() {
+                // Through the editor, to say which lines they made (and Ctrl-C still leaves).
+                Ok(e) => self.on_event(e, side),
+                Err(_) => break,
+            }
+        }
+        let mut dropped: Vec<String> = self
+            .queued
+            .drain(..)
+            .filter_map(|i| match i {
+                Input::Line(l) if !l.trim().is_empty() => Some(format!("`{}`", l.trim())),
+                _ => None,
+            })
+            .collect();
+        for ed in &mut self.editors {
+            let half = ed.text();
+            if !half.trim().is_empty() {
+                dropped.push(format!("`{}` (unfinished)", half.trim()));
+            }
+            ed.clear();
+        }
+        if !dropped.is_empty() {
+            let style = self.style(Color::LightYellow, Modifier::empty());
+            self.say(
+                &format!(
+                    "not run, typed before the {} phase began: {}",
+                    describe::title(phase),
+                    dropped.join(", ")
+                ),
+                style,
+            );
+        }
+    }
+
     fn event_line(&mut self, e: &Event) {
         let Some(text) = describe::event(e) else {
             return;
         };
+        if matches!(e, Event::Attack { .. }) {
+            // A roll comes with what its faces mean (dim: it says the same each time).
+            let dim = Style::default().add_modifier(Modifier::DIM);
+            self.log.push(&text, Style::default(), None);
+            self.log.push(describe::DICE_KEY, dim, None);
+            self.dirty = true;
+            return;
+        }
         let style = match e {
             Event::GameOver { .. } => self.style(Color::LightYellow, Modifier::BOLD),
             Event::BlipRevealed { .. } | Event::ModelKilled { .. } => {

@@ -151,6 +151,7 @@ fn hero(state: &GameState, t: &Tables, u: &Unit) -> Vec<String> {
         lines.push(format!("no hero profile `{}` is loaded", m.kind));
     }
     lines.push(status(&m.status, u));
+    lines.push(format!("XP {} (experience: a Hero gains 1 per kill)", u.xp));
     lines.push(if u.extracted {
         "left the map".into()
     } else {

@@ -50,6 +50,9 @@ fn a_person_plays_several_activations() {
     s.send_line("end").expect("type");
     expect(&mut s, "medic is done");
     s.send_line("end").expect("type");
+    // Three Heroes have not activated: ending the phase asks first.
+    expect(&mut s, "heavy, scout, engineer have not activated");
+    s.send_line("y").expect("type");
     expect(&mut s, "--- Overmind phase ---");
     expect(&mut s, "=== Round 2 ===");
     expect(&mut s, "heroes> ");
@@ -80,6 +83,8 @@ fn hot_seat_in_line_mode_clears_the_screen_and_hands_over() {
     };
     expect(&mut s, "heroes> ");
     s.send_line("end").expect("type");
+    expect(&mut s, "go on? [y/N]> ");
+    s.send_line("y").expect("type");
     // Home, clear the screen and the scrollback, then the handover.
     expect(
         &mut s,
@@ -90,6 +95,8 @@ fn hot_seat_in_line_mode_clears_the_screen_and_hands_over() {
     expect(&mut s, "Overmind phase");
     expect(&mut s, "overmind> ");
     s.send_line("end").expect("type");
+    expect(&mut s, "go on? [y/N]> ");
+    s.send_line("y").expect("type");
     expect(&mut s, "Pass the keyboard to the Heroes — press Enter");
     s.send_line("").expect("type");
     expect(&mut s, "Round 2/15");

@@ -22,6 +22,7 @@ mod input_lines;
 mod legal_replay;
 mod new_pack;
 mod new_pack_names;
+mod new_players;
 mod resume;
 mod safe_saves;
 mod shard;

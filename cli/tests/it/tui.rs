@@ -178,6 +178,14 @@ fn the_map_and_the_log_stay_on_screen_and_a_move_redraws_the_map() {
     }
     assert!(t.contains("Not yet activated this round: 2 actions"), "{t}");
     assert!(t.contains("You may"), "{t}");
+    // Issue 25: XP says what it is; the Tokens line wraps rather than being cut, and the
+    // map's key names every token symbol.
+    assert!(
+        t.contains("XP 0 (experience: a Hero gains 1 per kill)"),
+        "{t}"
+    );
+    assert!(t.contains("t8 terminal at 15,3"), "{t}");
+    assert!(t.contains("{ terminal"), "{t}");
     let rows = s.rows();
     assert!(map_row(&rows, 17).starts_with("17 |. . 1 . ."), "{rows:#?}");
     assert!(map_row(&rows, 14).starts_with("14 |. . . . ."), "{rows:#?}");
@@ -223,8 +231,9 @@ fn a_resize_redraws_the_layout_at_the_new_size() {
     );
     assert!(map_row(&rows, 0).len() > 44 && !map_row(&rows, 19).is_empty());
 
-    // 80×30: the panels go below a map scrolled to the selected captain (at 2,17).
-    s.resize(80, 30);
+    // 70×30: the panels go below a map scrolled to the selected captain (at 2,17). (From 75
+    // columns, the demo's map and the panels sit side by side: see the 80×24 test.)
+    s.resize(70, 30);
     s.wait("the narrow layout", |s| {
         let rows = s.rows();
         let t = s.text();
@@ -304,8 +313,11 @@ fn hot_seat_hides_each_sides_secrets_with_a_handover_between() {
         "{t}"
     );
 
-    // The Heroes end their phase: a handover screen, with nothing else on it.
+    // The Heroes end their phase (saying yes, with every Hero unused): a handover screen,
+    // with nothing else on it.
     s.type_line("end");
+    s.wait_for("go on? [y/N]> ");
+    s.type_line("y");
     let t = s.wait_for("Pass the keyboard to the Overmind — press Enter");
     assert!(
         !t.contains("heroes>") && !t.contains("Log") && !t.contains("+-+"),
@@ -325,6 +337,8 @@ fn hot_seat_hides_each_sides_secrets_with_a_handover_between() {
     // The Heroes' own lines (`heroes> end`) were theirs alone.
     assert!(!t.contains("heroes> end"), "{t}");
     s.type_line("end");
+    s.wait_for("go on? [y/N]> ");
+    s.type_line("y");
 
     // Round 2: back to the Heroes, through a handover cleared of the Overmind's screen.
     let t = s.wait_for("Pass the keyboard to the Heroes — press Enter");
@@ -404,6 +418,8 @@ fn the_game_over_screen_sums_up_and_waits_for_enter() {
     let mut over = false;
     for round in 1..=8 {
         s.type_line("end");
+        s.wait_for("go on? [y/N]> ");
+        s.type_line("y");
         let next = format!("Round {}/8 · Heroes phase", round + 1);
         let t = s.wait(&next, |s| {
             let t = s.text();
@@ -416,11 +432,11 @@ fn the_game_over_screen_sums_up_and_waits_for_enter() {
     }
     assert!(over, "the game ended within its 8 rounds: {}", s.text());
     let t = s.text();
-    assert!(t.contains("GAME OVER: the Overmind win"), "{t}");
-    assert!(t.contains("=== the Overmind win: "), "the summary: {t}");
+    assert!(t.contains("GAME OVER: the Overmind wins"), "{t}");
+    assert!(t.contains("=== the Overmind wins: "), "the summary: {t}");
     s.type_line("");
     s.wait_exit();
-    assert!(s.text().contains("=== the Overmind win: "), "{}", s.text());
+    assert!(s.text().contains("=== the Overmind wins: "), "{}", s.text());
 }
 
 #[test]
@@ -553,4 +569,153 @@ fn an_error_before_the_game_restores_the_terminal_and_is_printed() {
     s.wait_exit();
     let t = s.text();
     assert!(t.contains("error:") && t.contains("no-such-mission"), "{t}");
+}
+
+/// Issue 25: ending a phase with Heroes unused asks first, and what was typed before a phase
+/// began is not run in it: an `end` typed on after the one that ended the phase would
+/// otherwise give away the next phase too.
+#[test]
+fn input_typed_before_a_phase_is_not_carried_into_it() {
+    let Some(mut s) = demo(&["play", "--seed", "11", "--no-watch"]) else {
+        return;
+    };
+    s.wait_for("heroes> ");
+    s.type_line("end");
+    let t = s.wait_for("go on? [y/N]> ");
+    assert!(
+        t.contains("captain, medic, heavy, scout, engineer have not activated"),
+        "{t}"
+    );
+    // Yes, and a second `end` typed straight after, while the Overmind plays.
+    s.s.send("y\rend\r").expect("type");
+    let t = s.wait("round 2's Heroes phase", |s| {
+        s.text().contains("Round 2/15 · Heroes phase") && s.text().contains("heroes> ")
+    });
+    assert!(!t.contains("go on? [y/N]"), "{t}");
+    // The log says what was dropped (scrolled back to, past the Overmind's phase).
+    let mut said = false;
+    for _ in 0..8 {
+        if s.text().contains("not run, typed before the") {
+            said = true;
+            break;
+        }
+        s.s.send("\x1b[5~").expect("type");
+        s.wait("the log scrolled back", |s| {
+            s.text().contains("newer lines below")
+        });
+    }
+    assert!(said, "{}", s.text());
+    assert!(s.text().contains("phase began: `end`"), "{}", s.text());
+    s.s.send("\x1b[6~\x1b[6~\x1b[6~\x1b[6~\x1b[6~\x1b[6~\x1b[6~\x1b[6~")
+        .expect("type");
+    s.type_line("status");
+    s.wait_for("Round 2/15 · Heroes phase · choose a unit to activate");
+    s.type_line("quit");
+    s.wait_exit();
+}
+
+/// Issue 25: an 80×24 terminal is playable. The map takes the height beside the panels and
+/// follows the unit acting; Shift and the arrows pan it; F3 shows every option in full, F2 the
+/// key, `map` the map alone; a few turns are played, the acting unit and its panel in view.
+#[test]
+fn an_80_by_24_terminal_plays_with_the_acting_unit_its_panel_and_every_option_in_reach() {
+    let Some(mut s) = Screen::start(&root(), &["play", "--seed", "11", "--no-watch"], 80, 24)
+    else {
+        return;
+    };
+    let t = s.wait_for("heroes> ");
+    // The captain (1) at 2,17 is the focus: on the map, and its panel beside it.
+    let rows = s.rows();
+    assert!(map_row(&rows, 17).starts_with("17 |. . 1"), "{t}");
+    assert!(
+        rows.iter()
+            .any(|r| r.starts_with(" 0 1 2") || r.contains("│")),
+        "{t}"
+    );
+    assert!(t.contains("1 captain") && t.contains("Health 8/8"), "{t}");
+    assert!(t.contains("You may"), "{t}");
+
+    // F3: every option in full.
+    s.s.send("\x1bOR").expect("type");
+    let t = s.wait_for("You may · F3 or Esc: back");
+    for line in [
+        "captain: move X,Y (44 squares) · sprint X,Y (16 squares) · overwatch",
+        "medic: move X,Y",
+        "heavy: move X,Y",
+        "scout: move X,Y",
+        "engineer: move X,Y",
+        "end (end the activation, or the phase when none is under way)",
+    ] {
+        assert!(t.contains(line), "{line}: {t}");
+    }
+    // F2: the key, whole, with the dice's and XP.
+    s.s.send("\x1bOQ").expect("type");
+    let t = s.wait_for("Key · F2 or Esc: back");
+    for what in [
+        "{ terminal",
+        "~ acid pool",
+        "Dice: the attacker counts",
+        "XP: experience",
+    ] {
+        assert!(t.contains(what), "{what}: {t}");
+    }
+    s.s.send("\x1b").expect("type");
+    s.wait("the game again", |s| {
+        map_row(&s.rows(), 17).starts_with("17 |. . 1")
+    });
+
+    // The scout (4) at 16,17 acts: the map and the panel follow it.
+    s.type_line("move scout 16,15");
+    s.wait_for("scout moves from 16,17 to 16,15");
+    let t = s.wait("the scout in view", |s| {
+        // (The whole frame: a screen read half-drawn lacks its bottom.)
+        map_row(&s.rows(), 15).contains('4')
+            && s.text().contains("4 scout")
+            && s.text().contains("scout is activating: 1 action left")
+            && s.text().contains("heroes> ")
+    });
+    assert!(t.contains("Movement 5 (Sprint 2) · Melee CV"), "{t}");
+    // Shift and Up pan the map to its top row; the next turn brings the scout back.
+    for _ in 0..6 {
+        s.s.send("\x1b[1;2A").expect("type");
+    }
+    s.wait("the map panned to its top", |s| {
+        !map_row(&s.rows(), 0).is_empty() && map_row(&s.rows(), 15).is_empty()
+    });
+    s.type_line("overwatch");
+    s.wait_for("scout sets weak Overwatch");
+    s.wait("the map back on the next unit", |s| {
+        !map_row(&s.rows(), 17).is_empty()
+    });
+    // `map`: the map alone, as large as fits.
+    s.type_line("map");
+    s.wait_for("the whole map: Shift+arrows pan, Esc back");
+    s.s.send("\x1b").expect("type");
+    // (An Esc and a key at once read as Alt and the key: wait for the Esc to land.)
+    s.wait("the map back beside the panels", |s| {
+        !s.text().contains("the whole map") && s.text().contains("You may")
+    });
+
+    // The phase ends (asked first, in the Confirm box), the Overmind plays, and round 2
+    // comes back.
+    s.type_line("end");
+    s.wait_for("y: yes · n or Enter: no");
+    s.type_line("y");
+    s.wait("round 2", |s| {
+        s.text().contains("Round 2/15 · Heroes phase") && s.text().contains("heroes> ")
+    });
+    s.type_line("move captain 2,14");
+    s.wait("the captain acting in view", |s| {
+        map_row(&s.rows(), 14).starts_with("14 |. . 1")
+            && s.text().contains("1 captain")
+            && s.text().contains("captain is activating: 1 action left")
+            && s.text().contains("heroes> ")
+    });
+    s.s.send("\x1bOR").expect("type");
+    let t = s.wait_for("You may · F3 or Esc: back");
+    assert!(t.contains("captain: "), "{t}");
+    assert!(t.contains("end (end the activation"), "{t}");
+    s.s.send("\x1bOR").expect("type");
+    s.type_line("quit");
+    s.wait_exit();
 }
