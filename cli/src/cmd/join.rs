@@ -1,15 +1,24 @@
 //! `overmind join`: play a seat of a served game. With `--json` the seat's stream is written
 //! to standard output exactly as the server sends it and each line of standard input is sent
-//! as a command; without it the stream is told in words, in lines. A lost connection is opened
-//! again with the same token, and the stream starts over from `session`.
+//! as a command; without it `play`'s own full-screen or line-mode front end shows a copy of
+//! the game kept from the stream. A lost connection is opened again with the same token, and
+//! the stream starts over from `session`.
 
+use crate::command::{self, Command, Names};
 use crate::error::CliError;
-use crate::human::{Input, Lines};
+use crate::human::{Frontend, Input, Lines, Note};
 use crate::net::client::{self, Conn, Got};
 use crate::net::{NetError, TAKEN_OVER};
+use crate::packs;
+use crate::session::Session;
+use crate::summary::Summary;
+use crate::turn::Turn;
+use overmind_core::ai::{controller, Level};
+use overmind_core::{Controllers, Decision, HeroesView, View};
 use overmind_core::{Event, Side};
 use serde_json::Value;
 use std::io::Write as _;
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 #[derive(clap::Args, Debug)]
@@ -27,10 +36,13 @@ pub struct Args {
     /// `play --json` does.
     #[arg(long, conflicts_with = "plain")]
     pub json: bool,
-    /// Line mode: the stream told in words (the default; the full screen is not offered over
-    /// the network yet).
+    /// Line mode at a terminal (the screen scrolls) instead of the full-screen UI.
     #[arg(long)]
     pub plain: bool,
+    /// An expansion pack the served game uses, loaded after the base pack (repeatable, in
+    /// order): the screen takes unit profiles and names from the packs.
+    #[arg(long = "pack", value_name = "DIR")]
+    pub packs: Vec<PathBuf>,
     /// How long to keep trying to reconnect a lost connection, in seconds.
     #[arg(long, value_name = "SECONDS", default_value_t = 30)]
     pub retry: u64,
@@ -56,18 +68,40 @@ pub fn run(args: &Args) -> Result<(), CliError> {
     };
     let failed = |e: NetError| CliError::Failed(e.to_string());
     let mut ws = client::connect(&args.url, side, &args.token).map_err(failed)?;
-    let lines = Lines::stdin();
-    let mut show = Show::new(args.json);
+    let mut screen = if args.json {
+        None
+    } else {
+        Some(Screen::new(side, args))
+    };
+    let lines = if args.json {
+        Some(Lines::stdin())
+    } else {
+        None
+    };
+    let mut show = Show::new();
     loop {
-        match pump(&mut ws, &lines, &mut show)? {
+        let end = match (&mut screen, &lines) {
+            (Some(sc), _) => sc.pump(&mut ws)?,
+            (None, Some(lines)) => pump(&mut ws, lines, &mut show)?,
+            (None, None) => return Ok(()),
+        };
+        match end {
             End::Closed(Some((code, reason))) if code == TAKEN_OVER => {
                 return Err(CliError::Failed(format!(
                     "the seat was taken: {reason} (the same token from elsewhere)"
                 )));
             }
             End::Closed(_) => return Ok(()),
+            // The player left: a connection lost meanwhile is not opened again.
+            End::Lost(_) if show.quit_sent || screen.as_ref().is_some_and(|s| s.quit_sent) => {
+                return Ok(());
+            }
             End::Lost(why) => {
-                show.note(&format!("connection lost ({why}); reconnecting"));
+                let note = format!("connection lost ({why}); reconnecting");
+                match &mut screen {
+                    Some(sc) => sc.front.error(&note, None),
+                    None => show.note(&note),
+                }
                 ws = reconnect(args, side, why)?;
             }
         }
@@ -129,18 +163,14 @@ fn pump(ws: &mut Conn, lines: &Lines, show: &mut Show) -> Result<End, CliError> 
     }
 }
 
-/// What the player is shown: the JSON lines as they are, or in words.
+/// The JSON lines, as they are.
 struct Show {
-    json: bool,
     quit_sent: bool,
 }
 
 impl Show {
-    fn new(json: bool) -> Show {
-        Show {
-            json,
-            quit_sent: false,
-        }
+    fn new() -> Show {
+        Show { quit_sent: false }
     }
 
     fn out(text: &str) -> Result<(), CliError> {
@@ -157,110 +187,211 @@ impl Show {
     }
 
     fn error(&self, message: &str) -> Result<(), CliError> {
-        if self.json {
-            let v = serde_json::json!({"event": "error", "message": message});
-            Show::out(&format!("{v}\n"))
-        } else {
-            Show::out(&format!("error: {message}\n"))
-        }
+        let v = serde_json::json!({"event": "error", "message": message});
+        Show::out(&format!("{v}\n"))
     }
 
     fn line(&mut self, line: &str) -> Result<(), CliError> {
-        if self.json {
-            return Show::out(&format!("{line}\n"));
-        }
-        let text = words(line);
-        if text.is_empty() {
-            return Ok(());
-        }
-        Show::out(&overmind_core::source::escape_controls(&text))
+        Show::out(&format!("{line}\n"))
     }
 }
 
-/// One line of the stream told in words (empty for what is not worth a line).
-fn words(line: &str) -> String {
-    let Ok(v) = serde_json::from_str::<Value>(line) else {
-        return format!("{line}\n");
-    };
-    let s = |k: &str| v[k].as_str().unwrap_or("").to_string();
-    match v["event"].as_str().unwrap_or("") {
-        "session" => format!(
-            "Mission {}: you play the {} (Heroes: {}, Overmind: {})\n",
-            s("mission"),
-            s("view"),
-            s("heroes"),
-            s("overmind")
-        ),
-        "game_started" => format!("Game started: {}\n", s("mission")),
-        "your_turn" => your_turn(&v),
-        "decision" => {
-            let mut t = format!("{}\n", s("prompt"));
-            for (i, o) in v["options"].as_array().into_iter().flatten().enumerate() {
-                t.push_str(&format!("  {}. {}\n", i + 1, choice(o)));
+/// `play`'s front end on a copy of the game kept from the seat's stream: the state from
+/// `state` (asked for with `status` at each turn), the log from the events.
+struct Screen {
+    side: Side,
+    front: Box<dyn Frontend>,
+    packs: Vec<PathBuf>,
+    /// The copy: local packs, the server's state and events.
+    copy: Option<Session>,
+    /// A `your_turn` shown once the state it goes with has come.
+    turn: Option<Turn>,
+    /// `status` commands sent by this client, whose `state` is not the player's to see.
+    asked: usize,
+    decision: Option<Decision>,
+    quit_sent: bool,
+}
+
+impl Screen {
+    fn new(side: Side, args: &Args) -> Screen {
+        let person = true;
+        let front = crate::tui::frontend(side, false, false, person, args.plain);
+        Screen {
+            side,
+            front,
+            packs: args.packs.clone(),
+            copy: None,
+            turn: None,
+            asked: 0,
+            decision: None,
+            quit_sent: false,
+        }
+    }
+
+    /// The copy of the game for the mission the server named: its map and units come from the
+    /// server's `state`; the packs give profiles and names.
+    fn start(&mut self, mission: &str) -> Result<(), CliError> {
+        let dirs = packs::dirs(&self.packs);
+        let ctl = || Controllers::new(controller(Level::Greedy), controller(Level::Greedy));
+        // The server's mission file may not be here: the state replaces the board anyway.
+        let mut copy = match Session::start(dirs.clone(), mission, 0, ctl()) {
+            Ok(s) => s,
+            Err(_) => Session::start(dirs, "demo", 0, ctl())?,
+        };
+        copy.game.state = copy.game.state.view(self.side);
+        copy.game.log.clear();
+        self.front.started(&copy);
+        self.copy = Some(copy);
+        Ok(())
+    }
+
+    fn send(ws: &mut Conn, line: &str) -> Result<(), End> {
+        client::send(ws, line).map_err(End::Lost)
+    }
+
+    /// One line of the stream.
+    fn line(&mut self, ws: &mut Conn, line: &str) -> Result<Option<End>, CliError> {
+        let Ok(mut v) = serde_json::from_str::<Value>(line) else {
+            return Ok(None);
+        };
+        let kind = v["event"].as_str().unwrap_or("").to_string();
+        let text = |k: &str| v[k].as_str().unwrap_or("").to_string();
+        if kind == "session" {
+            // The first line of a stream, or of one starting over after a reconnection.
+            self.turn = None;
+            self.decision = None;
+            self.asked = 0;
+            return match &mut self.copy {
+                Some(c) => {
+                    c.game.log.clear();
+                    Ok(None)
+                }
+                None => self.start(&text("mission")).map(|()| None),
+            };
+        }
+        let Some(copy) = self.copy.as_mut() else {
+            return Ok(None);
+        };
+        match kind.as_str() {
+            "your_turn" => {
+                if let Ok(t) = serde_json::from_value::<Turn>(v) {
+                    self.turn = Some(t);
+                    self.asked += 1;
+                    if let Err(e) = Screen::send(ws, "status") {
+                        return Ok(Some(e));
+                    }
+                }
             }
-            t.push_str("answer with a number> ");
-            t
+            "state" => {
+                if let Ok(st) = serde_json::from_value(v["state"].take()) {
+                    copy.game.state = st;
+                }
+                if self.asked > 0 {
+                    self.asked -= 1;
+                    if let Some(t) = self.turn.take() {
+                        self.front.turn(copy, &t);
+                    }
+                } else {
+                    self.front.status(copy);
+                }
+            }
+            "decision" => self.decision = serde_json::from_value(v).ok(),
+            "error" => self.front.error(&text("message"), v["suggestion"].as_str()),
+            "help" | "map" | "reload" => {
+                let t = if kind == "reload" {
+                    text("message")
+                } else {
+                    text("text")
+                };
+                self.front.note(Note::Help, &t);
+            }
+            "history" => {
+                let n = v["events"].as_array().map_or(0, Vec::len);
+                self.front.log(copy, Some(n));
+            }
+            "undone" => self.front.note(Note::Undone, &text("action")),
+            "saved" => self.front.note(Note::Saved, &text("path")),
+            "quit" => self.front.note(Note::Quit, &text("reason")),
+            "game_summary" => {
+                if let Ok(summary) = serde_json::from_value::<Summary>(v) {
+                    self.front.game_over(&summary);
+                }
+            }
+            _ => {
+                // The Heroes' game_started has no seed: the copy needs none.
+                if kind == "game_started" && v.get("seed").is_none() {
+                    v["seed"] = Value::from(0);
+                }
+                if let Ok(e) = serde_json::from_value::<Event>(v) {
+                    copy.game.log.push(e.clone());
+                    self.front.events(copy, &[e]);
+                }
+            }
         }
-        "error" => match v["suggestion"].as_str() {
-            Some(sg) => format!("error: {} (did you mean `{sg}`?)\n", s("message")),
-            None => format!("error: {}\n", s("message")),
-        },
-        "help" | "map" => s("text"),
-        "state" => "(the state: type `map` to see the board)\n".into(),
-        "history" => v["events"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .map(|e| words(&e.to_string()))
-            .collect(),
-        "reload" => format!("{}\n", s("message")),
-        "saved" => format!("saved to {}\n", s("path")),
-        "undone" => format!("undone: {}\n", s("action")),
-        "quit" => format!("left ({})\n", s("reason")),
-        "game_summary" => format!(
-            "Game over after {} rounds: {}\n",
-            v["rounds"],
-            v["winner"].as_str().unwrap_or("no winner")
-        ),
-        _ => match serde_json::from_value::<Event>(v.clone()) {
-            Ok(e) => crate::describe::event(&e)
-                .map(|t| format!("{t}\n"))
-                .unwrap_or_default(),
-            Err(_) => String::new(),
-        },
+        Ok(None)
     }
-}
 
-fn choice(o: &Value) -> String {
-    match o {
-        Value::String(s) => s.clone(),
-        Value::Array(a) if a.len() == 2 && a.iter().all(Value::is_number) => {
-            format!("{},{}", a[0], a[1])
+    /// The stream in and the player's commands out until the connection ends.
+    fn pump(&mut self, ws: &mut Conn) -> Result<End, CliError> {
+        let mut closing = None;
+        loop {
+            loop {
+                match client::next(ws, &mut closing) {
+                    Got::Line(l) => {
+                        if let Some(end) = self.line(ws, &l)? {
+                            return Ok(end);
+                        }
+                    }
+                    Got::Idle => break,
+                    Got::Closed(c) => return Ok(End::Closed(c)),
+                    Got::Lost(why) => return Ok(End::Lost(why)),
+                }
+            }
+            let Some(copy) = self.copy.as_ref() else {
+                continue;
+            };
+            if let Some(d) = self.decision.take() {
+                let state = &copy.game.state;
+                let heroes;
+                let view = match self.side {
+                    Side::Heroes => {
+                        heroes = HeroesView::of(state);
+                        View::Heroes(&heroes)
+                    }
+                    Side::Overmind => View::Overmind(state),
+                };
+                let i = self.front.decide(view, &d);
+                if let Err(e) = Screen::send(ws, &(i + 1).to_string()) {
+                    return Ok(e);
+                }
+                continue;
+            }
+            if self.quit_sent {
+                // Leaving: nothing more is sent; the server's close ends it.
+                std::thread::sleep(client::TICK);
+                continue;
+            }
+            match self.front.read(self.side, crate::cmd::play::POLL) {
+                Input::Line(l)
+                    if matches!(command::parse(&l, &Names::default()), Ok(Command::Quit)) =>
+                {
+                    // The player leaves now, not on the seat's next turn: the connection is
+                    // closed, and the server keeps the seat for them.
+                    self.quit_sent = true;
+                    let _ = ws.close(None);
+                }
+                Input::Line(l) => {
+                    if let Err(e) = Screen::send(ws, &l) {
+                        return Ok(e);
+                    }
+                }
+                Input::Invalid(m) => self.front.error(&m, None),
+                Input::Eof => {
+                    self.quit_sent = true;
+                    let _ = ws.close(None);
+                }
+                Input::Idle => {}
+            }
         }
-        Value::Array(a) => a.iter().map(choice).collect::<Vec<_>>().join(" "),
-        other => other.to_string(),
     }
-}
-
-fn your_turn(v: &Value) -> String {
-    let mut t = format!("Your turn: round {} of {}", v["round"], v["max_rounds"]);
-    if let Some(a) = v["active"].as_str() {
-        t.push_str(&format!(
-            ", {a} activating ({} actions left)",
-            v["actions_left"]
-        ));
-    }
-    t.push_str("\nYou may:\n");
-    for g in v["legal"].as_array().into_iter().flatten() {
-        let action = g["action"].as_str().unwrap_or("?");
-        let who = g["unit"].as_str().or(g["card"].as_str()).unwrap_or("");
-        let what = g["to"]
-            .as_array()
-            .or(g["targets"].as_array())
-            .map(|xs| xs.iter().map(choice).collect::<Vec<_>>().join(" "))
-            .unwrap_or_default();
-        t.push_str(&format!("  {action} {who} {what}\n").replace("  \n", "\n"));
-    }
-    t.push_str("> ");
-    t
 }

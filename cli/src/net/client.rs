@@ -121,8 +121,15 @@ pub fn next(ws: &mut Conn, closing: &mut Option<(u16, String)>) -> Got {
 /// # Errors
 /// The connection failed.
 pub fn send(ws: &mut Conn, line: &str) -> Result<(), String> {
-    ws.send(Message::text(line.to_string()))
-        .map_err(|e| e.to_string())
+    match ws.send(Message::text(line.to_string())) {
+        Ok(()) => Ok(()),
+        // The server is closing: the close itself says how it ended.
+        Err(
+            tungstenite::Error::Protocol(tungstenite::error::ProtocolError::SendAfterClosing)
+            | tungstenite::Error::AlreadyClosed,
+        ) => Ok(()),
+        Err(e) => Err(e.to_string()),
+    }
 }
 
 #[cfg(test)]

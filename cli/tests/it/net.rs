@@ -2,9 +2,10 @@
 //! stream is what `play --json` writes for that side, byte for byte; a wrong token, a
 //! command for the other side and an oversize message are refused; a second connection takes
 //! the seat over; a server killed mid-game and resumed from its journal ends as one that never
-//! stopped.
+//! stopped; `join` plays a seat on the full screen.
 
 use crate::common::*;
+use expectrl::Expect as _;
 use serde_json::Value;
 use std::io::{BufRead, BufReader};
 use std::net::TcpStream;
@@ -512,4 +513,115 @@ fn join_json_writes_the_stream_play_json_writes() {
     assert_eq!(o.status.code(), Some(1));
     assert!(stdout(&o).is_empty(), "nothing before the refusal");
     assert!(stderr(&o).contains("401"), "{}", stderr(&o));
+}
+
+/// The screen a pseudo-terminal running `overmind ARGS` paints, or `None` (with the reason
+/// printed) where the system has none to give.
+struct Tty {
+    s: expectrl::session::OsSession,
+    vt: vt100::Parser,
+    ended: bool,
+}
+
+impl Tty {
+    fn start(args: &[&str]) -> Option<Tty> {
+        let mut cmd = Command::new(BIN);
+        cmd.args(args)
+            .current_dir(root())
+            .env("NO_COLOR", "1")
+            .env("TERM", "xterm")
+            .env_remove("OVERMIND_BASE");
+        let mut s = match expectrl::Session::spawn(cmd) {
+            Ok(s) => s,
+            Err(e) => {
+                eprintln!("skipped: cannot open a pseudo-terminal: {e}");
+                return None;
+            }
+        };
+        s.get_process_mut()
+            .set_window_size(160, 50)
+            .expect("size the terminal");
+        let n = |v: u16| std::num::NonZeroU16::new(v).unwrap_or(std::num::NonZeroU16::MIN);
+        let vt = vt100::Parser::new(n(50), n(160), 0);
+        Some(Tty {
+            s,
+            vt,
+            ended: false,
+        })
+    }
+
+    fn wait_for(&mut self, what: &str, ok: impl Fn(&str) -> bool) {
+        let until = Instant::now() + PATIENCE;
+        let mut buf = [0u8; 16384];
+        loop {
+            loop {
+                match self.s.try_read(&mut buf) {
+                    Ok(0) => self.ended = true,
+                    Ok(n) => {
+                        self.vt.process(&buf[..n]);
+                        continue;
+                    }
+                    Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {}
+                    Err(_) => self.ended = true,
+                }
+                break;
+            }
+            let text = self.vt.screen().contents();
+            if ok(&text) {
+                return;
+            }
+            assert!(
+                !self.ended && Instant::now() < until,
+                "waiting for {what}; the screen:\n{text}"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    fn type_line(&mut self, line: &str) {
+        self.s.send(line).expect("type");
+        self.s.send("\r").expect("type");
+    }
+}
+
+#[test]
+fn join_plays_a_seat_on_the_full_screen() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let journal = path_in(dir.path(), "j.json");
+    let mut args = GAME.to_vec();
+    args.extend(["--save", &journal]);
+    let server = Server::start(&args, 1);
+    let token = server.token("heroes");
+    let join = ["join", &server.url, "--seat", "heroes", "--token", &token];
+    let Some(mut t) = Tty::start(&join) else {
+        return;
+    };
+    t.wait_for("the first turn", |s| {
+        s.contains("alpha") && s.contains("Round 1")
+    });
+    t.type_line("move b1 3,3");
+    t.wait_for("the refusal", |s| {
+        s.contains("only the Overmind moves Blips")
+    });
+    t.type_line("end");
+    t.wait_for("the next round", |s| s.contains("Round 2"));
+    // Ctrl-C leaves: the seat is free again and the terminal restored.
+    t.s.send("\x03").expect("type");
+    let until = Instant::now() + PATIENCE;
+    let mut buf = [0u8; 16384];
+    while !t.ended {
+        match t.s.try_read(&mut buf) {
+            Ok(0) => t.ended = true,
+            Ok(n) => t.vt.process(&buf[..n]),
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
+                assert!(Instant::now() < until, "join did not leave");
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            Err(_) => t.ended = true,
+        }
+    }
+    assert!(
+        !t.vt.screen().alternate_screen(),
+        "the terminal is restored"
+    );
 }
