@@ -429,7 +429,8 @@ impl Frontend for Seats {
     }
 
     fn decide(&mut self, _: View<'_>, d: &Decision) -> usize {
-        self.current = Some(d.who);
+        // `current` stays the side whose command is being carried out: what answers it comes
+        // after the decision, and goes to that side (a decision's errors go to `d.who` here).
         let Some(p) = self.players[index(d.who)].as_mut() else {
             // Only a human side's decisions come here.
             return 0;

@@ -124,12 +124,14 @@ enum Read {
 }
 
 fn read(ws: &mut Ws) -> Read {
+    let mut code = None;
     loop {
         match ws.read() {
-            Ok(Message::Text(t)) => return Read::Line(t.to_string()),
-            Ok(Message::Close(f)) => return Read::Closed(f.map(|f| u16::from(f.code))),
+            Ok(Message::Text(t)) if code.is_none() => return Read::Line(t.to_string()),
+            // Read on, so that the library answers the close and the server sees it done.
+            Ok(Message::Close(f)) => code = f.map(|f| u16::from(f.code)),
             Ok(_) => {}
-            Err(_) => return Read::Closed(None),
+            Err(_) => return Read::Closed(code),
         }
     }
 }
@@ -174,7 +176,7 @@ fn reply(line: &str) -> Option<String> {
                     }
                 }
             }
-            if v["active"].is_null() && v["side"] == "heroes" {
+            if v["active"].is_null() {
                 for g in legal {
                     if g["action"] == "move" {
                         let to = g["to"].as_array()?.last()?;
@@ -335,6 +337,10 @@ fn two_seats_each_see_only_their_side() {
             .all(|v| v["side"] == "overmind"),
         "the Overmind's seat is asked only for the Overmind"
     );
+    // The Overmind's questions went to its seat alone, some of them in the Heroes' actions.
+    let asked: Vec<&Value> = ov.iter().filter(|v| v["event"] == "decision").collect();
+    assert!(!asked.is_empty(), "the Overmind was asked something");
+    assert!(asked.iter().all(|v| v["who"] == "overmind"), "{asked:?}");
     assert!(ov[0]["view"] == "overmind", "{}", ov[0]);
     // The table's events are the same in both streams, but for the seed.
     let strip = |mut vs: Vec<Value>| {
@@ -624,4 +630,34 @@ fn join_plays_a_seat_on_the_full_screen() {
         !t.vt.screen().alternate_screen(),
         "the terminal is restored"
     );
+}
+
+#[test]
+fn a_dropped_client_comes_back_with_its_token_and_plays_on() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let journal = path_in(dir.path(), "j.json");
+    let mut args = GAME.to_vec();
+    args.extend(["--save", &journal]);
+    let mut server = Server::start(&args, 1);
+    let token = server.token("heroes");
+    let mut ws = open(&server.url, "heroes", Some(&token)).expect("seat");
+    let (want, sent, _) = play_seat(&mut ws, &mut |_| false);
+    assert!(server.wait().success());
+
+    let mut server = Server::start(&args, 1);
+    let token = server.token("heroes");
+    let mut ws = open(&server.url, "heroes", Some(&token)).expect("seat");
+    let k = sent.len() / 3;
+    let _ = play_seat(&mut ws, &mut |n| n == k);
+    // Gone without a goodbye: the socket is shut under the WebSocket.
+    if let MaybeTlsStream::Plain(s) = ws.get_ref() {
+        let _ = s.shutdown(std::net::Shutdown::Both);
+    }
+    drop(ws);
+    let mut ws = open(&server.url, "heroes", Some(&token)).expect("the seat again");
+    let (got, _, close) = play_seat(&mut ws, &mut |_| false);
+    assert_eq!(close, Some(1000));
+    assert!(server.wait().success());
+    assert_eq!(got[0], want[0], "the stream starts over from `session`");
+    assert_eq!(core_events(&got), core_events(&want));
 }
