@@ -153,6 +153,18 @@ impl Seat {
         }
     }
 
+    /// The decision the seat was asked is answered: a connection coming now is not asked it.
+    fn answered(&self) {
+        let mut st = self.lock();
+        if st
+            .prompt
+            .as_deref()
+            .is_some_and(|p| kind_of(p) == "decision")
+        {
+            st.prompt = None;
+        }
+    }
+
     /// Drop the events past the game's log (an action was undone).
     fn truncate(&self, events: usize) {
         self.lock().history.truncate(events);
@@ -439,7 +451,12 @@ impl Frontend for Seats {
         loop {
             let problem = match self.next(d.who, None) {
                 Input::Line(l) => match answer_for(&l, &d.options) {
-                    Ok(i) => return i,
+                    Ok(i) => {
+                        if let Some(p) = &self.players[index(d.who)] {
+                            p.seat.answered();
+                        }
+                        return i;
+                    }
                     Err(m) => m,
                 },
                 Input::Invalid(m) => m,

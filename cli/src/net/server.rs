@@ -159,15 +159,34 @@ fn connection(stream: TcpStream, seats: &[Arc<Seat>]) {
     {
         return;
     }
+    // The handshake as a whole has HANDSHAKE too: a client trickling bytes is cut off.
+    let done = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    if let Ok(guard) = stream.try_clone() {
+        let done = Arc::clone(&done);
+        std::thread::spawn(move || {
+            std::thread::sleep(HANDSHAKE);
+            if !done.load(Ordering::SeqCst) {
+                let _ = guard.shutdown(std::net::Shutdown::Both);
+            }
+        });
+    }
     let mut admitted = None;
     let callback = |req: &Request, resp: Response| -> Result<Response, ErrorResponse> {
         let seat = admit(req, seats)?;
         admitted = Some(seat);
         Ok(resp)
     };
-    let Ok(mut ws) = tungstenite::accept_hdr_with_config(stream, callback, Some(config())) else {
+    let closer = stream.try_clone().ok();
+    let accepted = tungstenite::accept_hdr_with_config(stream, callback, Some(config()));
+    done.store(true, Ordering::SeqCst);
+    let Ok(mut ws) = accepted else {
+        // Refused: the refusal is written; closing now ends the client's read of it.
+        if let Some(c) = closer {
+            let _ = c.shutdown(std::net::Shutdown::Both);
+        }
         return;
     };
+
     let Some(seat) = admitted else { return };
     if ws.get_ref().set_read_timeout(Some(TICK)).is_err()
         || ws.get_ref().set_write_timeout(Some(TICK)).is_err()
@@ -177,6 +196,10 @@ fn connection(stream: TcpStream, seats: &[Arc<Seat>]) {
     let (id, out) = seat.attach();
     play_seat(&mut ws, &seat, id, &out);
     seat.detach(id);
+    // The handshake's timer may still hold the socket: shut it, so the client sees the end now.
+    if let Some(c) = closer {
+        let _ = c.shutdown(std::net::Shutdown::Both);
+    }
 }
 
 /// Messages a connection may send now: [`BURST`] at once, then [`PER_SECOND`].

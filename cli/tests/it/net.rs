@@ -369,6 +369,10 @@ fn wrong_tokens_other_seats_and_oversize_messages_are_refused() {
     assert_eq!(token.len(), 32, "{token}");
     assert!(token.bytes().all(|b| b.is_ascii_hexdigit()), "{token}");
 
+    // No seat to serve: refused at once.
+    let o = run(&["serve", "--heroes", "ai", "--no-watch"], "");
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+
     // Refused in the handshake, before any line of the game.
     let wrong = "0".repeat(32);
     let cases = [
