@@ -210,6 +210,9 @@ struct Screen {
     asked: usize,
     decision: Option<Decision>,
     quit_sent: bool,
+    /// Events already shown, when the stream starts over after a reconnection: those come
+    /// again and go to the copy only.
+    shown: usize,
 }
 
 impl Screen {
@@ -225,6 +228,7 @@ impl Screen {
             asked: 0,
             decision: None,
             quit_sent: false,
+            shown: 0,
         }
     }
 
@@ -263,6 +267,7 @@ impl Screen {
             self.asked = 0;
             return match &mut self.copy {
                 Some(c) => {
+                    self.shown = c.game.log.len();
                     c.game.log.clear();
                     Ok(None)
                 }
@@ -324,7 +329,9 @@ impl Screen {
                 }
                 if let Ok(e) = serde_json::from_value::<Event>(v) {
                     copy.game.log.push(e.clone());
-                    self.front.events(copy, &[e]);
+                    if copy.game.log.len() > self.shown {
+                        self.front.events(copy, &[e]);
+                    }
                 }
             }
         }
