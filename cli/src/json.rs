@@ -142,6 +142,17 @@ impl Machine {
         }
     }
 
+    /// Write a decision's `decision` event; the answer is read by whoever holds the input (a
+    /// network seat reads its own).
+    pub fn ask(&mut self, d: &Decision) {
+        self.host(&Host::Decision {
+            who: d.who,
+            kind: d.kind,
+            prompt: &d.prompt,
+            options: &d.options,
+        });
+    }
+
     fn event_value(&self, e: &Event) -> serde_json::Value {
         let mut buf = Vec::new();
         self.push_event(&mut buf, e);
@@ -266,12 +277,7 @@ impl Frontend for Machine {
             // Never shown to the Heroes; the host refuses a human Overmind with this view.
             return 0;
         }
-        self.host(&Host::Decision {
-            who: d.who,
-            kind: d.kind,
-            prompt: &d.prompt,
-            options: &d.options,
-        });
+        self.ask(d);
         loop {
             match self.lines().wait() {
                 Input::Line(l) => match answer_for(&l, &d.options) {

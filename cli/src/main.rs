@@ -11,6 +11,7 @@ mod html;
 mod human;
 mod json;
 mod json_file;
+mod net;
 mod output;
 mod packs;
 mod render;
@@ -66,6 +67,21 @@ enum Command {
         written as one JSON object per line: see docs/PROTOCOL.md."
     )]
     Play(cmd::play::Args),
+    /// Host one game with a seat per human side over WebSocket (see `join`).
+    #[command(
+        after_help = "Prints `listening ws://ADDR:PORT`, `journal SAVE`, then one line per \
+        seat: `seat heroes TOKEN` and `seat overmind TOKEN` (a side the AI plays has none). \
+        Every accepted action is saved to the journal; `--resume SAVE` restarts the server \
+        there. See docs/PLAYING.md, \"Across a network\"."
+    )]
+    Serve(cmd::serve::Args),
+    /// Play a seat of a game `overmind serve` hosts, with its token.
+    #[command(
+        after_help = "With --json the seat's stream is written exactly as `play --json` \
+        writes it for that side (docs/PROTOCOL.md); a lost connection is reopened and the \
+        stream starts over from `session`."
+    )]
+    Join(cmd::join::Args),
     /// Play many games AI against AI and report win rates, behaviour use and damage.
     Simulate(cmd::simulate::Args),
     /// Re-run a saved game and confirm it ends identically (exit 1 if not); --html writes it
@@ -95,6 +111,8 @@ fn main() -> ExitCode {
         Command::Map(args) => cmd::map::run(&args),
         Command::Los(args) => cmd::los::run(&args),
         Command::Play(args) => cmd::play::run(&args),
+        Command::Serve(args) => cmd::serve::run(&args),
+        Command::Join(args) => cmd::join::run(&args),
         Command::Simulate(args) => cmd::simulate::run(&args),
         Command::Replay(args) => cmd::replay::run(&args),
         Command::New(args) => cmd::new::run(&args),

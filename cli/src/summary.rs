@@ -2,16 +2,16 @@
 //! killed what, and each Alien Behaviour's use — read off the event log, which both sides saw.
 
 use overmind_core::{Event, Game, Side};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 /// One finished (or abandoned) game, summed up.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Summary {
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub winner: Option<Side>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
     /// The round the game ended in.
     pub rounds: u32,
@@ -28,7 +28,7 @@ pub struct Summary {
 }
 
 /// How one behaviour was used.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BehaviourUse {
     pub performed: u32,
     pub failed: u32,

@@ -5,29 +5,79 @@
 use overmind_core::state::ActionKind;
 use overmind_core::Id;
 use overmind_core::{Action, Content, Game, Phase, Pos, Side};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Legal actions of one kind for one unit, model or Blip.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct LegalGroup {
     /// The action word, as typed (`move`, `shoot`, … `end`).
     pub action: &'static str,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unit: Option<Id>,
     /// The card a `play` or `discard` names.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub card: Option<Id>,
     /// Squares a move or sprint may end on (a card: the squares it may be played on).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub to: Vec<Pos>,
     /// Targets an attack (or a card) may name; for `interrupt`, each set of cards it may
     /// discard, space-separated.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub targets: Vec<String>,
 }
 
+/// The action words a legal group may hold, for reading a `your_turn` back (`join`).
+const ACTION_WORDS: &[&str] = &[
+    "move",
+    "sprint",
+    "shoot",
+    "melee",
+    "overwatch",
+    "interact",
+    "flip",
+    "end",
+    "play",
+    "discard",
+    "interrupt",
+    "perform",
+    "spawn",
+];
+
+/// A legal group as JSON gives it back.
+#[derive(Deserialize)]
+struct LegalIn {
+    action: String,
+    #[serde(default)]
+    unit: Option<Id>,
+    #[serde(default)]
+    card: Option<Id>,
+    #[serde(default)]
+    to: Vec<Pos>,
+    #[serde(default)]
+    targets: Vec<String>,
+}
+
+/// Legal groups read back from JSON, each action word one of [`ACTION_WORDS`] (else `?`).
+fn legal_groups<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<LegalGroup>, D::Error> {
+    let groups = Vec::<LegalIn>::deserialize(d)?;
+    Ok(groups
+        .into_iter()
+        .map(|g| LegalGroup {
+            action: ACTION_WORDS
+                .iter()
+                .find(|a| **a == g.action)
+                .copied()
+                .unwrap_or("?"),
+            unit: g.unit,
+            card: g.card,
+            to: g.to,
+            targets: g.targets,
+        })
+        .collect())
+}
+
 /// The turn, as a player sees it.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Turn {
     pub side: Side,
     pub round: u32,
@@ -35,17 +85,18 @@ pub struct Turn {
     /// The unit or Blip now activating.
     pub active: Option<Id>,
     /// Actions the active unit has left (of 2).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub actions_left: Option<u32>,
     /// Actions the active unit has taken in this activation.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub used: Vec<ActionKind>,
+    #[serde(deserialize_with = "legal_groups")]
     pub legal: Vec<LegalGroup>,
     /// The Overmind's hand, on its own turn only (docs/RULES.md §15.5).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hand: Option<Vec<Id>>,
     /// The Overmind is offered an interruption of the Hero phase (`interrupt` or `end`).
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub interrupt_offered: bool,
 }
 

@@ -2,10 +2,12 @@
 
 pub mod api;
 pub mod check;
+pub mod join;
 pub mod los;
 pub mod map;
 pub mod new;
 pub mod play;
 pub mod replay;
+pub mod serve;
 pub mod simulate;
 pub mod test;

@@ -77,7 +77,7 @@ pub enum Who {
 }
 
 impl Who {
-    fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Who::Human => "human",
             Who::Ai => "ai",
@@ -93,7 +93,7 @@ pub enum View {
 }
 
 /// How often a waiting host looks for edited scripts.
-const POLL: Duration = Duration::from_millis(40);
+pub(crate) const POLL: Duration = Duration::from_millis(40);
 
 /// Most AI actions in one game: a guard against an AI that never ends its phase.
 const MAX_AI_ACTIONS: usize = 100_000;
@@ -202,7 +202,7 @@ pub fn run(args: &Args) -> Result<(), CliError> {
 }
 
 /// A seed nobody chose: std's per-process random hasher keys, hashed.
-fn random_seed() -> u64 {
+pub(crate) fn random_seed() -> u64 {
     use std::hash::{BuildHasher, Hasher};
     let mut h = std::collections::hash_map::RandomState::new().build_hasher();
     h.write_u64(0x6f76_6572_6d69_6e64);
@@ -227,8 +227,9 @@ fn save(session: &Session, frontend: &Shared, path: &std::path::Path) -> Result<
     }
 }
 
-/// Play until the game ends (`None`) or the player leaves (`Some(reason)`).
-fn play(
+/// Play until the game ends (`None`) or the player leaves (`Some(reason)`): also the loop
+/// of `overmind serve`, whose front end is the network seats.
+pub(crate) fn play(
     session: &mut Session,
     frontend: &Shared,
     watcher: Option<&Watcher>,

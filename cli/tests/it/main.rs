@@ -20,6 +20,7 @@ mod html_replay;
 mod html_report;
 mod input_lines;
 mod legal_replay;
+mod net;
 mod new_pack;
 mod new_pack_names;
 mod new_players;
