@@ -218,25 +218,10 @@ fn play_seat(
 }
 
 fn core_events(lines: &[String]) -> Vec<Value> {
-    const HOST: &[&str] = &[
-        "session",
-        "your_turn",
-        "decision",
-        "error",
-        "reload",
-        "state",
-        "map",
-        "history",
-        "help",
-        "saved",
-        "undone",
-        "quit",
-        "game_summary",
-    ];
     lines
         .iter()
         .filter_map(|l| serde_json::from_str::<Value>(l).ok())
-        .filter(|v| !HOST.contains(&v["event"].as_str().unwrap_or("")))
+        .filter(crate::common::is_core_event)
         .collect()
 }
 

@@ -8,27 +8,10 @@ use common::*;
 use serde_json::Value;
 use std::path::Path;
 
-/// The host's own JSON events; everything else in a stream is one of core's.
-const HOST: &[&str] = &[
-    "session",
-    "your_turn",
-    "decision",
-    "error",
-    "reload",
-    "state",
-    "map",
-    "history",
-    "help",
-    "saved",
-    "undone",
-    "quit",
-    "game_summary",
-];
-
 fn core_events(stream: &str) -> Vec<Value> {
     events(stream)
         .into_iter()
-        .filter(|e| !HOST.contains(&e["event"].as_str().unwrap_or("")))
+        .filter(crate::common::is_core_event)
         .collect()
 }
 

@@ -236,3 +236,26 @@ pub fn describes(v: &Value, blip: &str) -> bool {
         _ => false,
     }
 }
+
+/// The host's own JSON events (docs/PROTOCOL.md); every other event in a stream is one of
+/// core's.
+pub const HOST_EVENTS: &[&str] = &[
+    "session",
+    "your_turn",
+    "decision",
+    "error",
+    "reload",
+    "state",
+    "map",
+    "history",
+    "help",
+    "saved",
+    "undone",
+    "quit",
+    "game_summary",
+];
+
+/// Whether a JSON line of a stream is one of core's events rather than the host's.
+pub fn is_core_event(v: &serde_json::Value) -> bool {
+    !HOST_EVENTS.contains(&v["event"].as_str().unwrap_or(""))
+}
