@@ -37,6 +37,19 @@ pub fn dirs(extra: &[PathBuf]) -> Vec<PathBuf> {
         .collect()
 }
 
+/// The packs a game loads: a resumed save's own (as it names them), else the base pack and
+/// the expansions given.
+#[must_use]
+pub fn dirs_for(save: Option<&crate::save::Save>, extra: &[PathBuf]) -> Vec<PathBuf> {
+    match save {
+        Some(s) => crate::save::portable(&s.packs)
+            .iter()
+            .map(|d| absolute(d))
+            .collect(),
+        None => dirs(extra),
+    }
+}
+
 /// `path` as people read it: relative to the current directory when it lies inside it (a pack
 /// made absolute for loading, shown as it was typed), else whole.
 #[must_use]

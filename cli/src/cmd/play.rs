@@ -141,13 +141,7 @@ pub fn run(args: &Args) -> Result<(), CliError> {
         crate::tui::frontend(view, per_side, hotseat, person, args.plain)
     };
     let frontend: Shared = Rc::new(RefCell::new(frontend));
-    let dirs = match &loaded {
-        Some(s) => crate::save::portable(&s.packs)
-            .iter()
-            .map(|d| packs::absolute(d))
-            .collect(),
-        None => packs::dirs(&args.packs),
-    };
+    let dirs = packs::dirs_for(loaded.as_ref(), &args.packs);
     // Watch before loading, so an edit made while the packs load is not missed.
     let watcher = if args.no_watch {
         None

@@ -238,13 +238,7 @@ pub fn run(args: &Args) -> Result<(), CliError> {
         }
     };
     let ctl = Controllers::new(decider(&heroes), decider(&overmind));
-    let dirs = match &loaded {
-        Some(s) => crate::save::portable(&s.packs)
-            .iter()
-            .map(|d| packs::absolute(d))
-            .collect(),
-        None => packs::dirs(&args.packs),
-    };
+    let dirs = packs::dirs_for(loaded.as_ref(), &args.packs);
     let watcher = if args.no_watch {
         None
     } else {
