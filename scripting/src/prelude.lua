@@ -1201,9 +1201,20 @@ seal_value = function(v, source, seen, cells)
   return v
 end
 
+-- The read-only environment of a script whose functions only read globals by name (the host's
+-- check of the compiled code): a write that reached it anyway fails rather than carries.
+local READ_ONLY_GLOBALS_MT = {
+  __newindex = function(_, k)
+    error("cannot set global '" .. tostring(k) .. "': the script's globals are read-only "
+      .. "between calls; keep state in game.storage", 2)
+  end,
+  __metatable = false,
+}
+
 -- Seals a loaded script: `env` is the environment its top level ran in, `def` the table of its
--- definition, `source` its chunk name. Returns what `call_sealed` needs.
-local function seal(env, def, source)
+-- definition, `source` its chunk name, `reads_only` whether the host found that its functions
+-- only read globals by name. Returns what `call_sealed` needs.
+local function seal(env, def, source, reads_only)
   local cells = { ids = {} }
   local seen = { cells = cells }
   -- The globals the top level set (and the library, already read-only), as one read-only
@@ -1226,13 +1237,24 @@ local function seal(env, def, source)
   -- Functions an environment cell holds besides the script's own (a chunk `load`ed at the top
   -- level): every cell whose value is this environment is swapped at each call.
   cells.ids = nil
+  local now = env
+  if reads_only then
+    -- Every call reads the same globals and none can write one or reach the table: each
+    -- cell holds the read-only globals for good, and calls need no scratch environment.
+    setmetatable_raw(globals, READ_ONLY_GLOBALS_MT)
+    for i = 1, #cells, 2 do
+      setupvalue(cells[i], cells[i + 1], globals)
+    end
+    cells = {}
+    now = globals
+  end
   local cell_f, cell_i = cells[1], cells[2]
   if #cells > 2 then cell_f, cell_i = nil, nil end
   return {
     cells = cells,
     cell_f = cell_f, -- the common case: one cell, no table to save it in
     cell_i = cell_i,
-    now = env, -- what that cell holds between calls
+    now = now, -- what that cell holds between calls
     meta = { __index = globals, [SCRATCH] = { globals, false } },
   }
 end

@@ -366,11 +366,12 @@ impl Sandbox {
                 traceback: None,
             });
         }
+        let reads_only = crate::seal::reads_globals_only(&dump).map_err(ScriptError::host)?;
         let source = format!("@{}", script.path);
         let table = self.run(None, |_| {
             self.api
                 .seal
-                .call::<Table>((script.env.clone(), def.clone(), source))
+                .call::<Table>((script.env.clone(), def.clone(), source, reads_only))
         })?;
         // The prelude's own test, read once: `call_sealed` gives no environment when the
         // first cell is missing.

@@ -18,8 +18,28 @@ pub(crate) struct KeptLocal {
     pub(crate) line: u32,
 }
 
+/// Lua 5.4's `MOVE A B`: `R[A] := R[B]`.
+const OP_MOVE: u32 = 0;
+/// Lua 5.4's `GETUPVAL A B`: `R[A] := UpValue[B]`.
+const OP_GETUPVAL: u32 = 9;
 /// Lua 5.4's `SETUPVAL A B`: `UpValue[B] := R[A]`.
 const OP_SETUPVAL: u32 = 10;
+/// Lua 5.4's `GETTABLE A B C`: `R[A] := R[B][R[C]]`.
+const OP_GETTABLE: u32 = 12;
+/// Lua 5.4's `SETTABUP A B C`: `UpValue[A][K[B]] := RK(C)` (a global write).
+const OP_SETTABUP: u32 = 15;
+/// Lua 5.4's `SETTABLE`, `SETI` and `SETFIELD A B C`: `R[A][..] := RK(C)`.
+const OP_SETTABLE: u32 = 16;
+const OP_SETI: u32 = 17;
+const OP_SETFIELD: u32 = 18;
+/// Lua 5.4's `SELF A B C`: `R[A+1] := R[B]; R[A] := R[B][RK(C)]`.
+const OP_SELF: u32 = 20;
+/// Lua 5.4's `RETURN A B` and `RETURN1 A`: return `R[A]` and on.
+const OP_RETURN: u32 = 70;
+const OP_RETURN1: u32 = 72;
+/// Names that reach a script's environment or load code unseen here: a script that holds
+/// either string keeps a scratch environment per call.
+const ENV_NAMES: [&str; 2] = ["_G", "load"];
 /// A line-info byte that says the line is in the absolute table instead.
 const ABS_LINE_INFO: i8 = -0x80;
 
@@ -27,12 +47,16 @@ const ABS_LINE_INFO: i8 = -0x80;
 struct Proto {
     line_defined: u32,
     code: Vec<u32>,
+    /// The string constants by index (`None` for any other constant).
+    strings: Vec<Option<String>>,
     /// `(in the enclosing function's registers, index)` of each upvalue.
     upvalues: Vec<(bool, usize)>,
     protos: Vec<Proto>,
     line_info: Vec<i8>,
     abs_line_info: Vec<(usize, u32)>,
     upvalue_names: Vec<String>,
+    /// The name of the first local (a parameter when it starts at instruction 0).
+    first_local: Option<String>,
 }
 
 impl Proto {
@@ -126,16 +150,19 @@ impl Reader<'_> {
             }
             code.push(u32::from_ne_bytes(b));
         }
-        for _ in 0..self.size()? {
-            match self.byte()? {
+        let n = self.size()?;
+        let mut strings = Vec::with_capacity(n.min(1 << 20));
+        for _ in 0..n {
+            strings.push(match self.byte()? {
                 // float, integer
-                0x13 | 0x03 => self.skip(8)?,
-                // short and long strings
-                0x04 | 0x14 => {
-                    self.string()?;
+                0x13 | 0x03 => {
+                    self.skip(8)?;
+                    None
                 }
-                _ => {}
-            }
+                // short and long strings
+                0x04 | 0x14 => self.string()?,
+                _ => None,
+            });
         }
         let mut upvalues = Vec::new();
         for _ in 0..self.size()? {
@@ -159,10 +186,14 @@ impl Reader<'_> {
             let line = self.int()?;
             abs_line_info.push((pc, line));
         }
-        for _ in 0..self.size()? {
-            self.string()?;
+        let mut first_local = None;
+        for k in 0..self.size()? {
+            let name = self.string()?;
+            let start = self.size()?;
             self.size()?;
-            self.size()?;
+            if k == 0 && start == 0 {
+                first_local = name;
+            }
         }
         let mut upvalue_names = Vec::new();
         for _ in 0..self.size()? {
@@ -171,11 +202,13 @@ impl Reader<'_> {
         Ok(Proto {
             line_defined,
             code,
+            strings,
             upvalues,
             protos,
             line_info,
             abs_line_info,
             upvalue_names,
+            first_local,
         })
     }
 }
@@ -186,6 +219,18 @@ impl Reader<'_> {
 /// # Errors
 /// The dump is not one this Lua wrote (a host bug, not the script's).
 pub(crate) fn kept_locals(dump: &[u8]) -> Result<Vec<KeptLocal>, String> {
+    let main = main_function(dump)?;
+    let mut out = Vec::new();
+    for child in &main.protos {
+        // The chain of enclosing functions below the top level, innermost last.
+        let mut chain = vec![child];
+        walk(&mut chain, &mut out);
+    }
+    Ok(out)
+}
+
+/// The main function of a dump made by `lua_dump` (Lua 5.4, not stripped).
+fn main_function(dump: &[u8]) -> Result<Proto, String> {
     // Signature, version, format, LUAC_DATA, three sizes, LUAC_INT, LUAC_NUM; then the main
     // function's upvalue count.
     const HEADER: usize = 4 + 1 + 1 + 6 + 3 + 8 + 8;
@@ -196,14 +241,129 @@ pub(crate) fn kept_locals(dump: &[u8]) -> Result<Vec<KeptLocal>, String> {
         bytes: dump,
         at: HEADER + 1,
     };
-    let main = r.function(0)?;
-    let mut out = Vec::new();
-    for child in &main.protos {
-        // The chain of enclosing functions below the top level, innermost last.
-        let mut chain = vec![child];
-        walk(&mut chain, &mut out);
+    r.function(0)
+}
+
+/// Whether the script's functions use its environment only to read globals by name: none
+/// assigns a global, takes `_ENV` as a value or declares an `_ENV` of its own; the top level
+/// hands its environment to nothing but global reads and writes; and no code of the script
+/// holds the string `_G` or `load` (the ways to reach the environment or load code that
+/// this check cannot see). Such functions can share one read-only environment for every call,
+/// since nothing they run can write to it or hand it on.
+///
+/// The top level's environment is its upvalue 0 in a plain chunk, or its parameter `_ENV`
+/// (register 0) in the host's `function(_ENV, ...)` factory.
+///
+/// # Errors
+/// The dump is not one this Lua wrote (a host bug, not the script's).
+pub(crate) fn reads_globals_only(dump: &[u8]) -> Result<bool, String> {
+    let main = main_function(dump)?;
+    if names_env(&main) {
+        return Ok(false);
     }
-    Ok(out)
+    let env = if main.first_local.as_deref() == Some("_ENV") {
+        Env::Register
+    } else {
+        Env::Upvalue
+    };
+    for &i in &main.code {
+        let handed_on = match (env, i & 0x7f) {
+            (Env::Upvalue, OP_GETUPVAL) => arg_b(i) == 0,
+            (Env::Register, OP_MOVE | OP_GETTABLE | OP_SELF) => arg_b(i) == 0,
+            (Env::Register, OP_SETTABLE | OP_SETI | OP_SETFIELD) => !arg_k(i) && arg_c(i) == 0,
+            (Env::Register, OP_RETURN | OP_RETURN1) => arg_a(i) == 0,
+            _ => false,
+        };
+        if handed_on {
+            return Ok(false);
+        }
+    }
+    Ok(main.protos.iter().all(|child| {
+        let mut chain = vec![child];
+        reads_only(&mut chain, env)
+    }))
+}
+
+/// Where the top level keeps its environment.
+#[derive(Clone, Copy)]
+enum Env {
+    /// Upvalue 0 (a plain chunk).
+    Upvalue,
+    /// Register 0 (the host's factory's first parameter).
+    Register,
+}
+
+fn arg_a(i: u32) -> usize {
+    ((i >> 7) & 0xff) as usize
+}
+
+fn arg_k(i: u32) -> bool {
+    (i >> 15) & 1 != 0
+}
+
+fn arg_b(i: u32) -> usize {
+    ((i >> 16) & 0xff) as usize
+}
+
+fn arg_c(i: u32) -> usize {
+    ((i >> 24) & 0xff) as usize
+}
+
+/// Whether `f` or a function nested in it holds the string `_G` or `load`.
+fn names_env(f: &Proto) -> bool {
+    f.strings
+        .iter()
+        .flatten()
+        .any(|s| ENV_NAMES.contains(&s.as_str()))
+        || f.protos.iter().any(names_env)
+}
+
+/// [`reads_globals_only`] for the innermost function of `chain` and those nested in it.
+fn reads_only(chain: &mut Vec<&Proto>, env: Env) -> bool {
+    let Some(&f) = chain.last() else {
+        return true;
+    };
+    // An `_ENV` that is not the top level's (a local `_ENV` of the script's own).
+    let own_env = f
+        .upvalue_names
+        .iter()
+        .enumerate()
+        .any(|(idx, name)| name == "_ENV" && !is_top_level_env(chain, idx, env));
+    if own_env {
+        return false;
+    }
+    for &i in &f.code {
+        let ok = match i & 0x7f {
+            OP_GETUPVAL => !is_top_level_env(chain, arg_b(i), env),
+            OP_SETTABUP => !is_top_level_env(chain, arg_a(i), env),
+            _ => true,
+        };
+        if !ok {
+            return false;
+        }
+    }
+    f.protos.iter().all(|p| {
+        chain.push(p);
+        let ok = reads_only(chain, env);
+        chain.pop();
+        ok
+    })
+}
+
+/// Whether upvalue `idx` of the innermost function of `chain` is the top level's environment,
+/// reached through the enclosing functions' upvalues.
+fn is_top_level_env(chain: &[&Proto], mut idx: usize, env: Env) -> bool {
+    for level in (0..chain.len()).rev() {
+        let Some(&(in_stack, at)) = chain[level].upvalues.get(idx) else {
+            return false;
+        };
+        if in_stack {
+            // A register of the enclosing function: the top level's when this is chain[0].
+            return level == 0 && at == 0 && matches!(env, Env::Register);
+        }
+        idx = at;
+    }
+    idx == 0 && matches!(env, Env::Upvalue)
 }
 
 /// Checks the innermost function of `chain` and those nested in it.
@@ -215,7 +375,7 @@ fn walk(chain: &mut Vec<&Proto>, out: &mut Vec<KeptLocal>) {
         if i & 0x7f != OP_SETUPVAL {
             continue;
         }
-        let b = ((i >> 16) & 0xff) as usize;
+        let b = arg_b(i);
         if reaches_top_level(chain, b) {
             out.push(KeptLocal {
                 name: f
@@ -293,6 +453,61 @@ mod tests {
             kept("return function() x = 1 end").is_empty(),
             "globals are not locals"
         );
+    }
+
+    /// The check on `src` as a plain chunk and as the host compiles it (the body of a
+    /// `function(_ENV, ...)` factory); both must agree.
+    fn reads_only(src: &str) -> bool {
+        let lua = Lua::new();
+        let plain = lua
+            .load(src)
+            .set_mode(ChunkMode::Text)
+            .into_function()
+            .expect("compiles");
+        let factory: mlua::Function = lua
+            .load(format!("return function(_ENV, ...) {src}\nend"))
+            .set_mode(ChunkMode::Text)
+            .call(())
+            .expect("compiles");
+        let a = reads_globals_only(&plain.dump(false)).expect("reads");
+        let b = reads_globals_only(&factory.dump(false)).expect("reads");
+        assert_eq!(a, b, "plain and factory differ: {src}");
+        a
+    }
+
+    #[test]
+    fn functions_that_only_read_globals_by_name_share_one_environment() {
+        assert!(reads_only(
+            "local t = {}\nhelper = 1\nreturn function(g) for _, v in ipairs(t) do print(v, math.max(1, helper)) end end"
+        ));
+        assert!(reads_only(
+            "return function() return function() return type end end"
+        ));
+    }
+
+    #[test]
+    fn a_function_that_writes_or_hands_on_its_environment_keeps_a_scratch_one() {
+        for src in [
+            "return function() x = 1 end",
+            "return function() return function() x = 1 end end",
+            "return function() return _G end",
+            "return function() return _ENV end",
+            "return function(k) return _ENV[k] end",
+            "return function() return load('return 1') end",
+            "local e = _ENV\nreturn function() return e end",
+            "local G = _G\nreturn function() return G end",
+            "local _ENV = { print = print }\nreturn function() return print end",
+            "return function() local _ENV = {} ; return function() return y end end",
+            "setmetatable(_G, {})\nreturn function() end",
+            "local f = load\nreturn function() end",
+            "for k in pairs(_ENV) do end\nreturn function() end",
+            "local mt = { __index = _ENV }\nreturn function() end",
+            "local k = 'x'\nlocal v = _ENV[k]\nreturn function() end",
+            "return _ENV",
+            "return function() game:log('load') end",
+        ] {
+            assert!(!reads_only(src), "{src}");
+        }
     }
 
     #[test]

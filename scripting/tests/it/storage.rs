@@ -377,6 +377,24 @@ return behaviour {
 }
 
 #[test]
+fn a_script_whose_functions_only_read_globals_reads_the_same_ones_in_every_call() {
+    // Its calls share one read-only environment (no scratch table): the top level's globals,
+    // the library and an unset global read the same at every call.
+    let src = r#"LIMIT = 3
+function twice(x) return x * 2 end
+local function fmt(...) return table.concat({ ... }, " ") end
+return behaviour {
+  id = "subject", name = "SUBJECT", text = "Reads.",
+  perform = function(unit, game)
+    game:log(fmt(twice(LIMIT), math.max(1, LIMIT), tostring(unset), type(ipairs)))
+  end,
+}"#;
+    let p = three_calls(src);
+    assert!(failures(&p.events).is_empty(), "{:#?}", p.events);
+    assert_eq!(logs(&p), vec!["6 3 nil function"; 3]);
+}
+
+#[test]
 fn math_random_at_a_scripts_top_level_still_raises() {
     let e = refused(
         "local r = math.random(6)\nreturn behaviour { id = \"subject\", name = \"S\", text = \
