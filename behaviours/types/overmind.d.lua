@@ -470,7 +470,7 @@ local Blip = {}
 ---@field green_defence integer Defence change against an attack across a green side.
 ---@field rush_steps integer Squares RUSH moves.
 ---@field take_cover_steps integer Reach of TAKE COVER.
----@field blip_deploy_radius integer Blip deployment radius around the Overmind's yellow squares.
+---@field blip_deploy_radius integer How far from a Blip marker a Blip may deploy, in a mission deployed by the rules (docs/RULES.md §7.2).
 ---@field max_behaviour_depth integer Most behaviours nested inside behaviours.
 ---@field max_rounds integer Round limit when a mission names none.
 ---@field lua_instructions integer Lua instruction budget per behaviour call or script load.

@@ -102,6 +102,11 @@ pub const COMMANDS: &[(&str, &str, &str)] = &[
         "End the current activation; with none under way, end the phase",
     ),
     (
+        "deploy",
+        "",
+        "Deploy the mission's units by the rules (the first action of such a mission; each side chooses its squares)",
+    ),
+    (
         "play",
         "CARD [TARGET|X,Y]",
         "Overmind: play a card from the hand, on a unit or a square when the card names one",
@@ -331,6 +336,7 @@ pub fn parse(line: &str, names: &Names) -> Result<Command, ParseError> {
             }))
         }
         "end" => no_args(args, Command::Act(Action::End), usage_err),
+        "deploy" => no_args(args, Command::Act(Action::Deploy), usage_err),
         "play" => {
             let (c, target, at) = match args {
                 [c] => (*c, None, None),
@@ -538,6 +544,7 @@ pub fn text_of(a: &Action) -> String {
         Action::Interact { unit } => format!("interact {unit}"),
         Action::Flip { unit } => format!("flip {unit}"),
         Action::End => "end".to_string(),
+        Action::Deploy => "deploy".to_string(),
         Action::Perform { unit, behaviour } => format!("perform {unit} {behaviour}"),
         Action::Spawn {
             alien,

@@ -237,6 +237,10 @@ fn sentence(e: &Event) -> Option<String> {
             )
         }
         Event::DecoyRemoved { blip, .. } => format!("the Decoy {blip} is removed"),
+        Event::Deployed { unit, side, at } => match side {
+            Side::Heroes => format!("{unit} deploys at {at}"),
+            Side::Overmind => format!("Blip {unit} deploys at {at}"),
+        },
         Event::ModelsPlaced {
             unit,
             type_id,

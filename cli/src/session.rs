@@ -151,6 +151,9 @@ impl Session {
     /// Let an AI take the next action of the side to move; an action the rules refuse becomes
     /// `end`, which is always legal.
     pub fn ai_step(&mut self, player: &mut dyn Player) -> Vec<Event> {
+        if self.game.state.deploying.is_some() {
+            return self.apply(Action::Deploy).unwrap_or_default();
+        }
         let state = &self.game.state;
         let action = match self.game.to_move() {
             Some(Side::Heroes) => {
@@ -176,6 +179,9 @@ impl Session {
         let Some(last) = self.game.record.last().cloned() else {
             return Err("nothing to undo: no action has been taken yet".into());
         };
+        if last.action == Action::Deploy {
+            return Err("the deployment cannot be taken back: both sides have seen it".into());
+        }
         if last.side != side {
             return Err(format!(
                 "the last action was {} ({}); you can only take back your own",

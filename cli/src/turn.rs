@@ -176,6 +176,7 @@ pub fn group(actions: &[Action]) -> Vec<LegalGroup> {
             Action::Interact { unit } => ("interact", Some(unit), None, None),
             Action::Flip { unit } => ("flip", Some(unit), None, None),
             Action::End => ("end", None, None, None),
+            Action::Deploy => ("deploy", None, None, None),
             // Author tools are never listed as legal; kept apart if they ever are.
             Action::Perform { unit, .. } => ("perform", Some(unit), None, None),
             Action::Spawn { at, .. } => ("spawn", None, Some(*at), None),

@@ -159,6 +159,8 @@ fn position(content: &Content) -> Game {
         aliens: Vec::new(),
         hand: None,
         agenda: None,
+        deployment: Default::default(),
+        squad: Vec::new(),
     };
     let mut st = setup.start(content, 3).expect("bench setup");
     st.blips.push(Blip {

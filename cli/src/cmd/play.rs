@@ -242,6 +242,19 @@ pub(crate) fn play(
             reload(session, frontend, w);
         }
         let side = session.game.to_move()?;
+        if session.game.state.deploying.is_some() {
+            // Deployment by the rules (docs/RULES.md §7.2) is the first action: each side's
+            // player, AI or person, is asked for its squares as decisions.
+            match session.apply(Action::Deploy) {
+                Ok(events) => frontend.borrow_mut().events(session, &events),
+                Err(e) => {
+                    frontend.borrow_mut().refused(&e, None);
+                    return Some("the units could not be deployed");
+                }
+            }
+            dirty = true;
+            continue;
+        }
         let who = if side == Side::Heroes {
             sides[0]
         } else {

@@ -281,7 +281,7 @@ fn map_and_los_take_a_mission_id() {
     let o = overmind(&["map", "nope"]);
     assert_eq!(o.status.code(), Some(1));
     assert!(
-        stderr(&o).contains("no mission \"nope\": give a path or one of demo, small"),
+        stderr(&o).contains("no mission \"nope\": give a path or one of demo, landing, small"),
         "{}",
         stderr(&o)
     );

@@ -37,11 +37,53 @@ impl Controller for AiController {
                     .min()
                     .map_or(0, |(_, i)| i)
             }
+            DecisionKind::Deploy => deploy_choice(state, d),
             DecisionKind::Behaviour => behaviour_choice(state, d),
             DecisionKind::Path => path_choice(state, d),
             _ => 0,
         }
     }
+}
+
+/// Where to deploy (docs/RULES.md §7.2): the Heroes as far from the Blip markers as they may
+/// (the nearest marker counts), the Overmind's Blips about a Blip's Move and a step from the nearest
+/// Hero (out of sight, as every option is). Ties go to the first option.
+fn deploy_choice(state: &GameState, d: &Decision) -> usize {
+    /// How far from the nearest Hero the Overmind likes a Blip to start *(our choice)*.
+    const AMBUSH_DISTANCE: i64 = 7;
+    let score = |p: Pos| -> i64 {
+        match d.who {
+            crate::data::state::Side::Heroes => {
+                let markers = state.deploying.as_ref().map(|x| x.markers.as_slice());
+                markers
+                    .unwrap_or_default()
+                    .iter()
+                    .map(|m| i64::from(p.distance(*m)))
+                    .min()
+                    .unwrap_or(0)
+            }
+            // A Blip's Move away from the nearest Hero: close enough to strike in round 1,
+            // not so close that the Heroes' first steps reveal it.
+            crate::data::state::Side::Overmind => {
+                let near = state
+                    .hero_models()
+                    .map(|m| i64::from(p.distance(m.pos)))
+                    .min()
+                    .unwrap_or(0);
+                -(near - AMBUSH_DISTANCE).abs()
+            }
+        }
+    };
+    let mut best: Option<(i64, usize)> = None;
+    for (i, c) in d.options.iter().enumerate() {
+        if let Choice::Square(p) = c {
+            let s = score(*p);
+            if best.is_none_or(|(b, _)| s > b) {
+                best = Some((s, i));
+            }
+        }
+    }
+    best.map_or(0, |(_, i)| i)
 }
 
 /// Pick a behaviour by the situation: shoot when a Hero is in the unit's sight and range,

@@ -21,6 +21,12 @@ pub fn ai_step(
     let Some(side) = game.to_move() else {
         return false;
     };
+    if game.state.deploying.is_some() {
+        // Deployment by the rules is the first action; the controllers choose the squares.
+        return game
+            .apply(crate::data::action::Action::Deploy, content, ctl)
+            .is_ok();
+    }
     let action = match side {
         Side::Heroes => heroes.next_action(View::Heroes(&HeroesView::of(&game.state)), content),
         Side::Overmind => overmind.next_action(View::Overmind(&game.state), content),

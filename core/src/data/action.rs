@@ -45,6 +45,10 @@ pub enum Action {
     },
     /// End the current activation; with none under way, end the side's phase.
     End,
+    /// Deploy the mission's units by the rules (docs/RULES.md §7.2): the first action of a
+    /// mission with `deployment = "rules"`, and the only one legal until it is taken. Each
+    /// side chooses its squares as decisions (kind `deploy`).
+    Deploy,
     /// The Overmind plays a card from its hand (docs/RULES.md §15.3), on a unit (`target`) or
     /// a square (`at`) when the card names one. Uses no action.
     Play {
@@ -112,6 +116,7 @@ impl Action {
             | Action::Interact { unit }
             | Action::Flip { unit } => Some(unit),
             Action::End
+            | Action::Deploy
             | Action::Perform { .. }
             | Action::Spawn { .. }
             | Action::Play { .. }
@@ -163,6 +168,8 @@ pub enum RefusalKind {
     Card,
     /// An author tool used outside `play --dev`, or on the wrong thing.
     AuthorTool,
+    /// The units are still to be deployed (`deploy` first), or there is nothing to deploy.
+    Deployment,
 }
 
 impl RefusalKind {
@@ -185,6 +192,7 @@ impl RefusalKind {
             RefusalKind::Unable => "unable",
             RefusalKind::Card => "card",
             RefusalKind::AuthorTool => "author_tool",
+            RefusalKind::Deployment => "deployment",
         }
     }
 }

@@ -75,6 +75,12 @@ pub enum Event {
         blip: Id,
         at: Pos,
     },
+    /// A Hero or a Blip deployed by the rules (docs/RULES.md §7.2), on its square.
+    Deployed {
+        unit: Id,
+        side: Side,
+        at: Pos,
+    },
     ModelsPlaced {
         unit: Id,
         #[serde(rename = "type")]

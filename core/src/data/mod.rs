@@ -4,6 +4,7 @@
 pub mod action;
 pub mod card;
 pub mod cards;
+pub mod deploying;
 pub mod dice;
 pub mod event;
 pub mod geom;

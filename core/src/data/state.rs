@@ -350,6 +350,10 @@ pub struct GameState {
     /// An interruption of the Hero phase offered or under way (docs/RULES.md §15.4).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub interrupt: Option<crate::data::interrupt::Interrupt>,
+    /// Heroes and Blips still to be deployed by the rules (docs/RULES.md §7.2): until the
+    /// `deploy` action, nothing else is legal.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deploying: Option<crate::data::deploying::Deploying>,
     /// Whether round 1's `round_start` triggers have run (they run with the first action).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub started: bool,
@@ -422,6 +426,7 @@ impl GameState {
             stat_mods: Vec::new(),
             cards: crate::data::cards::Cards::default(),
             interrupt: None,
+            deploying: None,
             started: false,
             obstacles: Derived::default(),
             sight_memo: Derived::default(),
@@ -919,6 +924,7 @@ impl Clone for GameState {
             stat_mods,
             cards,
             interrupt,
+            deploying,
             started,
             obstacles,
             sight_memo,
@@ -944,6 +950,7 @@ impl Clone for GameState {
             stat_mods: stat_mods.clone(),
             cards: cards.clone(),
             interrupt: *interrupt,
+            deploying: deploying.clone(),
             started: *started,
             obstacles: obstacles.clone(),
             sight_memo: sight_memo.clone(),
@@ -972,6 +979,7 @@ impl Clone for GameState {
             stat_mods,
             cards,
             interrupt,
+            deploying,
             started,
             obstacles,
             sight_memo,
@@ -994,6 +1002,7 @@ impl Clone for GameState {
         self.dev = *dev;
         self.tokens.clone_from(tokens);
         self.stat_mods.clone_from(stat_mods);
+        self.deploying.clone_from(deploying);
         self.cards.clone_from(cards);
         self.interrupt = *interrupt;
         self.started = *started;

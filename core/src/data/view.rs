@@ -20,6 +20,11 @@ impl HeroesView {
         for b in &mut v.blips {
             b.contents = None;
         }
+        if let Some(d) = &mut v.deploying {
+            for b in &mut d.blips {
+                b.contents = None;
+            }
+        }
         use rand::SeedableRng;
         v.rng = rand_chacha::ChaCha8Rng::seed_from_u64(0);
         v.clear_storage();

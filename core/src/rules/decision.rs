@@ -31,6 +31,9 @@ pub enum DecisionKind {
     Confirm,
     /// Which of several shortest paths a move takes to its square (docs/RULES.md §4.2).
     Path,
+    /// Where a unit deploys, by the rules (docs/RULES.md §7.2): a Yellow Square, a Hero's
+    /// square next to one, a Blip's square.
+    Deploy,
 }
 
 /// One option of a decision.

@@ -1,6 +1,7 @@
 //! From a parsed mission file to a game [`Setup`]: hero profiles, Blip contents, the pool,
 //! Decoys, the objective, the round limit and rule overrides (docs/MISSIONS.md).
 
+use crate::data::deploying::Deployment;
 use crate::data::geom::Pos;
 use crate::data::id::Id;
 use crate::data::mission::{ErrorKind, Mission, MissionError, MissionErrors, Placement};
@@ -262,7 +263,24 @@ impl Mission {
                 }
             }
         }
+        // `deployment` and `[[squad]]`: deployment by the rules (docs/RULES.md §7.2).
+        let deployment: Deployment =
+            key(self, &doc, text, "deployment", &mut errors).unwrap_or_default();
+        let raw_squad: Vec<RawSquad> =
+            key(self, &doc, text, "squad", &mut errors).unwrap_or_default();
+        let squad: Vec<HeroSetup> = raw_squad
+            .into_iter()
+            .map(|s| HeroSetup {
+                id: s.id,
+                profile: s.profile,
+                // Unused until the Heroes choose: any square of the map.
+                at: Pos::new(0, 0),
+                health: None,
+            })
+            .collect();
         let known = [
+            "deployment",
+            "squad",
             "decks",
             "pool",
             "decoys",
@@ -312,8 +330,18 @@ impl Mission {
             aliens: Vec::new(),
             hand: None,
             agenda: None,
+            deployment,
+            squad,
         })
     }
+}
+
+/// One `[[squad]]` table of a mission deployed by the rules: a Hero without a square.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawSquad {
+    id: String,
+    profile: String,
 }
 
 /// One `[[tokens]]` table of a mission.

@@ -105,7 +105,11 @@ impl Game {
         let first_answer = ctl.answers.len();
         let mut eng = Engine::new(&mut self.state, content, ctl);
         eng.actor = side;
-        if eng.st.started {
+        if action == Action::Deploy {
+            // Before round 1 starts: its start triggers run with the first action after it.
+            eng.deploy();
+            eng.check_victory();
+        } else if eng.st.started {
             eng.act(side, &action, plan);
         } else {
             // Round 1's start triggers run with the first action, before it (docs/RULES.md

@@ -24,6 +24,9 @@ impl Game {
         let Some(side) = self.to_move() else {
             return Vec::new();
         };
+        if self.state.deploying.is_some() {
+            return vec![Action::Deploy];
+        }
         let mut out = Vec::new();
         if self.state.interrupt != Some(crate::data::interrupt::Interrupt::Offered) {
             for actor in self.actors(side) {

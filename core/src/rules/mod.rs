@@ -8,6 +8,7 @@ pub mod content;
 pub mod decision;
 pub mod deck;
 pub(crate) mod deploy;
+pub mod deployment;
 pub mod dev;
 pub mod effect;
 pub(crate) mod engine;

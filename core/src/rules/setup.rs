@@ -2,6 +2,7 @@
 
 use crate::board::los::LineOfSight;
 use crate::data::card::Deck;
+use crate::data::deploying::{Deploying, Deployment};
 use crate::data::geom::Pos;
 use crate::data::id::Id;
 use crate::data::map::{Map, Obstacles};
@@ -134,6 +135,17 @@ pub struct Setup {
     /// is then in play.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub agenda: Option<String>,
+    /// How the units reach the map (docs/RULES.md §7.2). By the rules, the Heroes are
+    /// [`Setup::squad`], `heroes` is empty and each Blip's `at` is a Blip marker.
+    #[serde(default, skip_serializing_if = "is_fixed")]
+    pub deployment: Deployment,
+    /// The Heroes of a mission deployed by the rules, in order, their `at` unused.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub squad: Vec<HeroSetup>,
+}
+
+fn is_fixed(d: &Deployment) -> bool {
+    *d == Deployment::Fixed
 }
 
 /// A token a mission lays: its kind (a pack's `token { id = ... }`) and square.
@@ -363,8 +375,20 @@ impl Setup {
         // Heroes, then Blips, each checked against the units of its kind before it; a Blip
         // also against every hero.
         let mut heroes = Placed::default();
-        for (i, h) in self.heroes.iter().enumerate() {
-            heroes.place(map, "hero", &h.id, h.at, &mut found);
+        let by_rules = self.deployment == Deployment::Rules;
+        if let Some(m) = self.deployment_problem() {
+            found.push((About::Placement, SetupError::Other(m)));
+        }
+        let fixed = self.heroes.len();
+        for (i, h) in self.heroes.iter().chain(&self.squad).enumerate() {
+            if i < fixed {
+                heroes.place(map, "hero", &h.id, h.at, &mut found);
+            } else if self.squad[..i - fixed].iter().any(|o| o.id == h.id) {
+                found.push((
+                    About::Placement,
+                    unit_err("hero", &h.id, "this id is used twice"),
+                ));
+            }
             let profile = if h.profile.len() > Id::MAX_LEN {
                 found.push((
                     About::Unit,
@@ -413,7 +437,7 @@ impl Setup {
         }
         let mut blips = Placed::default();
         for b in &self.blips {
-            if self.heroes.iter().any(|h| h.id == b.id) {
+            if self.heroes.iter().chain(&self.squad).any(|h| h.id == b.id) {
                 found.push((
                     About::Placement,
                     unit_err(
@@ -463,7 +487,8 @@ impl Setup {
         }
         // Sight does not depend on the pool: checked here, before a pool too large to draw
         // from ends the checks.
-        if heroes.standing.iter().chain(&blips.standing).any(|s| *s) {
+        // By the rules, no Hero stands anywhere yet: the deployment keeps Blips out of sight.
+        if !by_rules && heroes.standing.iter().chain(&blips.standing).any(|s| *s) {
             let on_map: Vec<Pos> = aliens
                 .iter()
                 .flat_map(|(i, _)| self.aliens[*i].at.iter().copied())
@@ -665,6 +690,24 @@ impl Setup {
                     .collect(),
             ));
         }
+        for h in &self.squad {
+            let max_health = content
+                .heroes
+                .get(&h.profile)
+                .map_or(1, |p| p.health.max(1));
+            st.units.push(Unit::new(
+                Id::from(&h.id),
+                Side::Heroes,
+                vec![Model {
+                    id: Id::from(&h.id),
+                    kind: Id::from(&h.profile),
+                    pos: h.at,
+                    health: h.health.unwrap_or(max_health),
+                    max_health,
+                    status: Status::default(),
+                }],
+            ));
+        }
         for b in &self.blips {
             let contents = match &b.contents {
                 Some(c) => c.clone(),
@@ -687,6 +730,14 @@ impl Setup {
                 symbol: content.tokens.get(&t.kind).map_or('%', |k| k.symbol),
             });
         }
+        if by_rules {
+            // The squad and the Blips wait off the map for the `deploy` action.
+            st.deploying = Some(Deploying {
+                heroes: st.units.split_off(self.heroes.len()),
+                blips: std::mem::take(&mut st.blips),
+                markers: self.blips.iter().map(|b| b.at).collect(),
+            });
+        }
         if !self.decks.is_empty() {
             st.cards = crate::rules::deck::deal(&self.decks, content, &mut st.rng);
         }
@@ -705,6 +756,48 @@ impl Setup {
             cards.agenda_revealed = false;
         }
         Ok(st)
+    }
+
+    /// What keeps the mission from being deployed by the rules, if it says it is: Heroes
+    /// placed by the mission, no squad, fewer than two Yellow Squares of the Heroes', or
+    /// revealed Alien Units at the start.
+    fn deployment_problem(&self) -> Option<String> {
+        if self.deployment == Deployment::Fixed {
+            return (!self.squad.is_empty()).then(|| {
+                "a squad is deployed by the rules: set `deployment = \"rules\"` or give each \
+                 Hero its square under [[heroes]]"
+                    .to_string()
+            });
+        }
+        if !self.heroes.is_empty() {
+            return Some(
+                "a mission deployed by the rules lists its Heroes under [[squad]], without \
+                 squares, not under [[heroes]]"
+                    .into(),
+            );
+        }
+        if self.squad.is_empty() {
+            return Some("a mission deployed by the rules needs a [[squad]] of Heroes".into());
+        }
+        if !self.aliens.is_empty() {
+            return Some(
+                "a mission deployed by the rules starts with no Alien Unit revealed".into(),
+            );
+        }
+        let markers = Deploying {
+            heroes: Vec::new(),
+            blips: Vec::new(),
+            markers: self.blips.iter().map(|b| b.at).collect(),
+        };
+        let yellow = markers.hero_squares(&self.map, self.rules.blip_deploy_radius);
+        (yellow.len() < 2).then(|| {
+            format!(
+                "a mission deployed by the rules needs two Yellow Squares farther than \
+                 blip_deploy_radius ({}) from every Blip marker, for the Heroes: the map has {}",
+                self.rules.blip_deploy_radius,
+                yellow.len()
+            )
+        })
     }
 
     /// The revealed Alien Units ([`Setup::aliens`]), each checked as a unit (its id, type,
@@ -889,6 +982,8 @@ mod tests {
             aliens: Vec::new(),
             hand: None,
             agenda: None,
+            deployment: Default::default(),
+            squad: Vec::new(),
         }
     }
 

@@ -30,6 +30,7 @@ pub fn kind_of(action: &Action) -> Option<ActionKind> {
         Action::Interact { .. } => ActionKind::Interact,
         Action::Flip { .. } => ActionKind::Flip,
         Action::End
+        | Action::Deploy
         | Action::Perform { .. }
         | Action::Spawn { .. }
         | Action::Play { .. }
@@ -490,6 +491,20 @@ pub(crate) fn validate(
     action: &Action,
     paths: Paths,
 ) -> Result<Plan, Refusal> {
+    // Deployment by the rules comes before everything (docs/RULES.md §7.2).
+    match (&st.deploying, action) {
+        (Some(_), Action::Deploy) => return Ok(Plan::Action),
+        (Some(_), _) => {
+            return refuse(
+                RefusalKind::Deployment,
+                "the units are not deployed yet: deploy first",
+            )
+        }
+        (None, Action::Deploy) => {
+            return refuse(RefusalKind::Deployment, "there is nothing to deploy")
+        }
+        (None, _) => {}
+    }
     if let Some(r) = crate::rules::dev::validate(st, content, action) {
         return r.map(|()| Plan::Action);
     }
@@ -671,6 +686,7 @@ fn plan_action(
         (
             _,
             Action::End
+            | Action::Deploy
             | Action::Perform { .. }
             | Action::Spawn { .. }
             | Action::Play { .. }

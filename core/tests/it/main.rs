@@ -14,6 +14,7 @@ mod combat;
 mod combat_more;
 mod content_bounds;
 mod deploy;
+mod deployment;
 mod dev;
 mod games;
 mod hidden_hooks;

@@ -139,7 +139,7 @@ pub(crate) static RULES: Class<RulesRef> = Class {
             doc: FieldDoc {
                 name: "blip_deploy_radius",
                 ty: "integer",
-                doc: "Blip deployment radius around the Overmind's yellow squares.",
+                doc: "How far from a Blip marker a Blip may deploy, in a mission deployed by the rules (docs/RULES.md §7.2).",
             },
             get: |_, r| Ok(Value::Integer(i64::from(r.0.blip_deploy_radius))),
         },

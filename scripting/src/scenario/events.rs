@@ -28,6 +28,7 @@ pub(super) const EVENTS: &[(&str, &[&str])] = &[
         ],
     ),
     ("decoy_removed", &["blip", "at"]),
+    ("deployed", &["unit", "side", "at"]),
     ("models_placed", &["unit", "type", "models"]),
     ("model_lost", &["unit", "reason"]),
     ("unit_spawned", &["unit", "type", "models", "source"]),
@@ -255,6 +256,11 @@ mod tests {
                 blip: overmind_core::Id::from(s()),
                 at: p,
             },
+            Event::Deployed {
+                unit: overmind_core::Id::from(s()),
+                side: overmind_core::Side::Heroes,
+                at: p,
+            },
             Event::ModelsPlaced {
                 unit: overmind_core::Id::from(s()),
                 type_id: overmind_core::Id::from(s()),
@@ -436,6 +442,7 @@ mod tests {
                 | Event::MoveStopped { .. }
                 | Event::BlipRevealed { .. }
                 | Event::DecoyRemoved { .. }
+                | Event::Deployed { .. }
                 | Event::ModelsPlaced { .. }
                 | Event::ModelLost { .. }
                 | Event::UnitSpawned { .. }

@@ -312,6 +312,8 @@ fn base_setup(
                 aliens: Vec::new(),
                 hand: None,
                 agenda: None,
+                deployment: Default::default(),
+                squad: Vec::new(),
             })
         }
     }
@@ -504,6 +506,8 @@ fn build(
             aliens: Vec::new(),
             hand: None,
             agenda: None,
+            deployment: Default::default(),
+            squad: Vec::new(),
         }
     });
     setup.name = raw.name.get_ref().clone();

@@ -59,6 +59,8 @@ fn overmind_phase(set: &PackSet, hand: &[&str]) -> Game {
         aliens: Vec::new(),
         hand: None,
         agenda: None,
+        deployment: Default::default(),
+        squad: Vec::new(),
     };
     let mut g = match setup.start(&set.content, 5) {
         Ok(st) => Game::new(st, "t", 5),

@@ -194,6 +194,8 @@ fn game(set: &PackSet) -> Game {
         aliens: Vec::new(),
         hand: None,
         agenda: None,
+        deployment: Default::default(),
+        squad: Vec::new(),
     };
     let st = match setup.start(&set.content, 5) {
         Ok(st) => st,

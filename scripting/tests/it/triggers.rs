@@ -136,6 +136,8 @@ fn game(set: &PackSet, heroes: &[(&str, &str, i32, i32)]) -> Game {
         aliens: Vec::new(),
         hand: None,
         agenda: None,
+        deployment: Default::default(),
+        squad: Vec::new(),
     };
     match setup.start(&set.content, 5) {
         Ok(st) => Game::new(st, "t", 5),

@@ -1440,6 +1440,8 @@ mod game {
             aliens: Vec::new(),
             hand: None,
             agenda: None,
+            deployment: Default::default(),
+            squad: Vec::new(),
         };
         let mut st = setup.start(&content, 5).expect("valid setup");
         for i in 0..blips {

@@ -222,6 +222,8 @@ pub fn setup(
         aliens: Vec::new(),
         hand: None,
         agenda: None,
+        deployment: Default::default(),
+        squad: Vec::new(),
     }
 }
 

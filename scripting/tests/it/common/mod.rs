@@ -206,6 +206,8 @@ pub fn play(scene: &Scene, content: &Content) -> Played {
         aliens: Vec::new(),
         hand: None,
         agenda: None,
+        deployment: Default::default(),
+        squad: Vec::new(),
     };
     let mut st = setup.start(content, 5).expect("valid setup");
     for (id, at, t, n) in &scene.blips {
