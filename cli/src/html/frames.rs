@@ -54,6 +54,8 @@ pub struct Board {
     units: Vec<Squad>,
     blips: Vec<Face>,
     tokens: Vec<Token>,
+    /// Heroes and Blips still to be deployed by the rules: drawn once `deployed`.
+    waiting: (Vec<Squad>, Vec<Face>),
 }
 
 /// One piece as the page draws it, serialised as an array (short, for many frames):
@@ -89,43 +91,45 @@ fn holds(c: &Contents) -> String {
     }
 }
 
+/// A unit of the state as the board draws it.
+fn squad(u: &overmind_core::Unit) -> Squad {
+    Squad {
+        id: u.id,
+        side: u.side,
+        models: u
+            .models
+            .iter()
+            .map(|m| Figure {
+                id: m.id,
+                kind: m.kind,
+                pos: m.pos,
+                health: m.health,
+                max_health: m.max_health,
+                knocked_down: m.status.knocked_down,
+                stunned: m.status.stunned,
+            })
+            .collect(),
+        overwatch: u.overwatch,
+    }
+}
+
+/// A Blip of the state as the board draws it.
+fn face(b: &overmind_core::Blip) -> Face {
+    Face {
+        id: b.id,
+        pos: b.pos,
+        holds: b.contents.as_ref().map(holds),
+    }
+}
+
 impl Board {
     /// The board of `state`, which must already be the viewer's view of it (the Heroes' view
     /// has no Blip contents, so none get here).
     #[must_use]
     pub fn of(state: &GameState) -> Board {
         Board {
-            units: state
-                .units
-                .iter()
-                .map(|u| Squad {
-                    id: u.id,
-                    side: u.side,
-                    models: u
-                        .models
-                        .iter()
-                        .map(|m| Figure {
-                            id: m.id,
-                            kind: m.kind,
-                            pos: m.pos,
-                            health: m.health,
-                            max_health: m.max_health,
-                            knocked_down: m.status.knocked_down,
-                            stunned: m.status.stunned,
-                        })
-                        .collect(),
-                    overwatch: u.overwatch,
-                })
-                .collect(),
-            blips: state
-                .blips
-                .iter()
-                .map(|b| Face {
-                    id: b.id,
-                    pos: b.pos,
-                    holds: b.contents.as_ref().map(holds),
-                })
-                .collect(),
+            units: state.units.iter().map(squad).collect(),
+            blips: state.blips.iter().map(face).collect(),
             tokens: state
                 .tokens
                 .iter()
@@ -137,6 +141,16 @@ impl Board {
                     carried_by: t.carried_by,
                 })
                 .collect(),
+            waiting: state
+                .deploying
+                .as_ref()
+                .map(|d| {
+                    (
+                        d.heroes.iter().map(squad).collect(),
+                        d.blips.iter().map(face).collect(),
+                    )
+                })
+                .unwrap_or_default(),
         }
     }
 
@@ -204,6 +218,19 @@ impl Board {
                     self.carry(*unit, to);
                 } else if let Some(b) = self.blips.iter_mut().find(|b| b.id == *unit) {
                     b.pos = to;
+                }
+            }
+            Event::Deployed { unit, at, .. } => {
+                if let Some(i) = self.waiting.0.iter().position(|u| u.id == *unit) {
+                    let mut u = self.waiting.0.remove(i);
+                    for m in &mut u.models {
+                        m.pos = *at;
+                    }
+                    self.units.push(u);
+                } else if let Some(i) = self.waiting.1.iter().position(|b| b.id == *unit) {
+                    let mut b = self.waiting.1.remove(i);
+                    b.pos = *at;
+                    self.blips.push(b);
                 }
             }
             Event::BlipRevealed { blip, .. } | Event::DecoyRemoved { blip, .. } => {

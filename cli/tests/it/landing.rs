@@ -123,3 +123,57 @@ fn ai_games_of_the_landing_mission_end_and_replay_identically() {
     assert_eq!(v["unfinished"], 0, "{v}");
     assert_eq!(v["games"], 30);
 }
+
+#[test]
+fn the_replay_page_draws_each_unit_from_its_deployment_on() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let save = dir.path().join("l.json").display().to_string();
+    let o = run(
+        &[
+            "play",
+            "--json",
+            "--no-watch",
+            "--mission",
+            "landing",
+            "--heroes",
+            "ai",
+            "--overmind",
+            "ai",
+            "--seed",
+            "1",
+            "--save",
+            &save,
+        ],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = dir.path().join("l.html").display().to_string();
+    let o = run(&["replay", &save, "--html", &out, "--view", "heroes"], "");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let html = std::fs::read_to_string(&out).expect("the page");
+    let open = "<script type=\"application/json\" id=\"data\">";
+    let start = html.find(open).expect("the data element") + open.len();
+    let end = start + html[start..].find("</script>").expect("its end");
+    let d: Value = serde_json::from_str(&html[start..end]).expect("the data is JSON");
+    let frames = d["frames"].as_array().expect("frames");
+    let steps = d["steps"].as_array().expect("steps");
+    // Before the first `deployed`, nobody is on the board.
+    assert_eq!(frames[0].as_array().map(Vec::len), Some(0));
+    // At each `deployed` step, the unit stands on its square, and a Blip's contents stay
+    // hidden from the Heroes.
+    for s in steps.iter().filter(|s| s["ev"]["event"] == "deployed") {
+        let frame = &frames[s["frame"].as_u64().expect("frame") as usize];
+        let piece = frame
+            .as_array()
+            .and_then(|f| f.iter().find(|p| p[0] == s["ev"]["unit"]))
+            .unwrap_or_else(|| panic!("{} is drawn once deployed", s["ev"]["unit"]));
+        assert_eq!(piece[5], s["ev"]["at"][0]);
+        assert_eq!(piece[6], s["ev"]["at"][1]);
+        if s["ev"]["side"] == "overmind" {
+            assert_eq!(
+                piece[10], "",
+                "a Blip's contents in the Heroes' page: {piece}"
+            );
+        }
+    }
+}
