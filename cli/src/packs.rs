@@ -37,6 +37,24 @@ pub fn dirs(extra: &[PathBuf]) -> Vec<PathBuf> {
         .collect()
 }
 
+/// The expansions a command loads: those given with `--pack`, else, inside a pack's folder (a
+/// `pack.toml` here that is not the base pack's), that pack, with the line that says so.
+#[must_use]
+pub fn given_or_here(extra: &[PathBuf]) -> (Vec<PathBuf>, Option<String>) {
+    if !extra.is_empty() || !Path::new("pack.toml").is_file() {
+        return (extra.to_vec(), None);
+    }
+    let here = std::fs::canonicalize(".").ok();
+    let base = std::fs::canonicalize(base_dir()).ok();
+    if here.is_none() || here == base {
+        return (Vec::new(), None);
+    }
+    let name = overmind_scripting::pack::pack_name(Path::new("."))
+        .map_or_else(String::new, |n| format!(" ({n})"));
+    let note = format!("using the pack in this folder{name} after the base pack (no --pack given)");
+    (vec![PathBuf::from(".")], Some(note))
+}
+
 /// The packs a game loads: a resumed save's own (as it names them), else the base pack and
 /// the expansions given.
 #[must_use]

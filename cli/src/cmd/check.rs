@@ -149,9 +149,10 @@ fn check(dirs: &[PathBuf]) -> Report {
 /// Run `overmind check`.
 #[must_use]
 pub fn run(args: &Args) -> ExitCode {
-    let dirs = pack_dirs(&args.packs);
+    let (extra, note) = packs::given_or_here(&args.packs);
+    let dirs = pack_dirs(&extra);
     let report = check(&dirs);
-    let mut text = String::new();
+    let mut text = note.map(|n| format!("{n}\n")).unwrap_or_default();
     for p in &report.problems {
         let _ = writeln!(text, "{p}");
     }

@@ -79,7 +79,8 @@ pub fn pack_files(id: &str) -> Result<Vec<(String, String)>, CliError> {
     let behaviour = format!("{id}_lunge");
     let alien = format!("{id}_brute");
     let fill = |t: &str| {
-        t.replace("{ID}", id)
+        t.replace("{PACK}", id)
+            .replace("{ID}", id)
             .replace("{BEHAVIOUR}", &behaviour)
             .replace("{ALIEN}", &alien)
     };
@@ -280,7 +281,12 @@ fn one_file(pack: &Path, name: &str, what: Made<'_>) -> Result<(), CliError> {
         Made::Mission(alien) => {
             let id = id_named(name, 31)?;
             let alien = pick_alien(&k, alien.as_deref(), None)?;
-            let fill = MISSION.replace("{ID}", &id).replace("{ALIEN}", &alien);
+            // The comment names the pack the mission is in, not the mission.
+            let pack_id = overmind_scripting::pack::pack_name(pack).unwrap_or_else(|| id.clone());
+            let fill = MISSION
+                .replace("{PACK}", &pack_id)
+                .replace("{ID}", &id)
+                .replace("{ALIEN}", &alien);
             (format!("missions/{id}.toml"), fill)
         }
         Made::Test { alien, behaviour } => {
@@ -510,7 +516,7 @@ return alien_type {
 }
 "#;
 
-const MISSION: &str = r#"# A small mission for the {ID} pack: two Heroes enter from the south-west; the Blips hold
+const MISSION: &str = r#"# A small mission for the {PACK} pack: two Heroes enter from the south-west; the Blips hold
 # the pack's own {ALIEN} (drawn from the pool) and a Decoy. Legend: docs/MISSIONS.md.
 name = "{ID}"
 description = "Meet the {ALIEN}."

@@ -94,7 +94,11 @@ fn test(set: &PackSet, dirs: &[PathBuf], filter: Option<&str>, verbose: bool) ->
 /// Run `overmind test`.
 #[must_use]
 pub fn run(args: &Args) -> ExitCode {
-    let dirs = pack_dirs(&args.packs);
+    let (extra, note) = crate::packs::given_or_here(&args.packs);
+    if let Some(n) = &note {
+        print(&format!("{n}\n"));
+    }
+    let dirs = pack_dirs(&extra);
     let set = match PackSet::load(&dirs) {
         Ok(set) => set,
         Err(problems) => {

@@ -19,6 +19,7 @@ mod html_browser;
 mod html_replay;
 mod html_report;
 mod input_lines;
+mod inside_pack;
 mod landing;
 mod legal_replay;
 mod net;

@@ -38,7 +38,16 @@ pub fn run(args: &Args) -> Result<(), CliError> {
         None => std::thread::available_parallelism().map_or(1, usize::from),
     };
     let shard = args.shard.unwrap_or(Shard::ALL);
-    let dirs = packs::dirs(&args.packs);
+    let (extra, note) = packs::given_or_here(&args.packs);
+    if let Some(n) = &note {
+        // The first line of a text report; beside a JSON one, on standard error.
+        if args.json || args.shard.is_some() {
+            eprintln!("{n}");
+        } else {
+            crate::output::print(&format!("{n}\n"))?;
+        }
+    }
+    let dirs = packs::dirs(&extra);
     let set = packs::load(&dirs)?;
     let content = args.shard.map(|_| {
         let mut all = dirs.clone();
