@@ -2,6 +2,7 @@
 //! once its own file in `tests/`, and `common` holds their shared helpers.
 
 mod common;
+mod compare_item;
 
 mod author_loop;
 mod check_all;

@@ -70,7 +70,9 @@ pub(super) fn simulate(
                 // The mission plays without the pack: the pack is added to it.
                 Ok(_) => {
                     let meta = meta(&set);
-                    drop(set);
+                    let full = packs::load(&with)?;
+                    let left_out = pack_items(&full.content, &set.content, false);
+                    drop((full, set));
                     let base = play(&plain(&dirs), &meta, args, jobs, shard)?;
                     let run = play(&plain(&with), &meta, args, jobs, shard)?;
                     Outcome {
@@ -79,6 +81,7 @@ pub(super) fn simulate(
                         compare: Some(Compared {
                             pack,
                             comparison: None,
+                            left_out,
                             run,
                         }),
                     }
@@ -102,6 +105,7 @@ pub(super) fn simulate(
                     // The pack as given, not made absolute: shards played from checkouts at other
                     // paths say the same (the line is part of what `merge` compares).
                     let line = comparison_line(&meta.mission, extra, &full, &set);
+                    let left_out = pack_items(&full.content, &set.content, true);
                     drop((full, set));
                     let stripped = Spec {
                         dirs: with.clone(),
@@ -116,6 +120,7 @@ pub(super) fn simulate(
                         compare: Some(Compared {
                             pack,
                             comparison: Some(line),
+                            left_out,
                             run,
                         }),
                     }
@@ -131,6 +136,70 @@ fn plain(dirs: &[PathBuf]) -> Spec {
         dirs: dirs.to_vec(),
         earlier: None,
     }
+}
+
+/// The items `full` has that `earlier` has not, as `kind id`, in kind order: behaviours,
+/// cards, token kinds, alien types, heroes, abilities and rules. With `kept`, the alien types,
+/// heroes and token kinds are left out of the list (a pack's own mission keeps them).
+fn pack_items(full: &Content, earlier: &Content, kept: bool) -> Vec<String> {
+    let new = |a: Vec<&String>, b: &dyn Fn(&str) -> bool, kind: &str| -> Vec<String> {
+        a.into_iter()
+            .filter(|id| !b(id))
+            .map(|id| format!("{kind} {id}"))
+            .collect()
+    };
+    let mut out = Vec::new();
+    out.extend(new(
+        full.behaviours.keys().collect(),
+        &|id| earlier.behaviours.contains_key(id),
+        "behaviour",
+    ));
+    out.extend(new(
+        full.cards.keys().collect(),
+        &|id| earlier.cards.contains_key(id),
+        "card",
+    ));
+    if !kept {
+        out.extend(new(
+            full.tokens.keys().collect(),
+            &|id| earlier.tokens.contains_key(id),
+            "token kind",
+        ));
+        out.extend(new(
+            full.aliens.keys().collect(),
+            &|id| earlier.aliens.contains_key(id),
+            "alien type",
+        ));
+        out.extend(new(
+            full.heroes.keys().collect(),
+            &|id| earlier.heroes.contains_key(id),
+            "hero",
+        ));
+    }
+    // Hooks of their own: abilities (on a hero or alien type) and rules (the whole game);
+    // an alien type's, hero's or token kind's own hooks go with it.
+    let mut hooks: Vec<String> = Vec::new();
+    for t in &full.triggers {
+        let id = t.source.as_str();
+        let part_of_type = full.aliens.contains_key(id)
+            || full.heroes.contains_key(id)
+            || full.tokens.contains_key(id)
+            || full.cards.contains_key(id);
+        if part_of_type || earlier.triggers.iter().any(|e| e.source == t.source) {
+            continue;
+        }
+        let kind = if t.owner == overmind_core::trigger::Owner::Game {
+            "rule"
+        } else {
+            "ability"
+        };
+        let item = format!("{kind} {id}");
+        if !hooks.contains(&item) {
+            hooks.push(item);
+        }
+    }
+    out.extend(hooks);
+    out
 }
 
 /// The `compare:` line of a comparison over a pack's own mission.
@@ -167,7 +236,7 @@ fn comparison_line(mission: &str, pack: &Path, full: &PackSet, earlier: &PackSet
     let mut line = format!(
         "compare: mission {mission} cannot be played without {}, so both runs play it with the \
          pack's missions, heroes and alien types; the first leaves out the pack's behaviours \
-         ({})",
+         ({}), cards, abilities and rules",
         pack.display(),
         list(&new)
     );

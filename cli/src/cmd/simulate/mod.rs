@@ -10,6 +10,7 @@
 mod args;
 mod fingerprint;
 mod games;
+mod items;
 mod outcome;
 mod render;
 mod shards;
@@ -49,6 +50,9 @@ pub fn run(args: &Args) -> Result<(), CliError> {
     }
     let dirs = packs::dirs(&extra);
     let set = packs::load(&dirs)?;
+    if !args.compare_item.is_empty() {
+        return compare_items(args, &set, &dirs, games, jobs);
+    }
     let content = args.shard.map(|_| {
         let mut all = dirs.clone();
         all.extend(args.compare.as_deref().map(packs::absolute));
@@ -79,5 +83,47 @@ pub fn run(args: &Args) -> Result<(), CliError> {
             }
             Ok(crate::output::print(&render(&outcome, args.json))?)
         }
+    }
+}
+
+/// `simulate --compare-item ID...`: the text or JSON report, and the HTML page with the run
+/// of every item and the items' table.
+fn compare_items(
+    args: &args::Args,
+    set: &packs::PackSet,
+    dirs: &[std::path::PathBuf],
+    games: u64,
+    jobs: usize,
+) -> Result<(), CliError> {
+    let started = std::time::Instant::now();
+    let cpu_started = cpu_time::ProcessTime::try_now().ok();
+    let (items, totals) = items::compare_items(args, set, dirs, games, jobs)?;
+    let text = items::table(&items);
+    if let Some(path) = &args.html {
+        let meta = outcome::Meta {
+            mission: items.mission.clone(),
+            games,
+            first_seed: args.seed,
+            levels: overmind_core::ai::Levels {
+                heroes: args.heroes_ai,
+                overmind: args.overmind_ai,
+            },
+        };
+        let run = outcome::Run {
+            packs: dirs.to_vec(),
+            totals,
+            jobs,
+            seconds: started.elapsed().as_secs_f64(),
+            cpu_seconds: cpu_started
+                .and_then(|c| c.try_elapsed().ok())
+                .map_or(0.0, |d| d.as_secs_f64()),
+        };
+        let base = report(&meta, &run);
+        crate::html::report::write(path, &base, None, Some(&text), &text)?;
+    }
+    if args.json {
+        Ok(crate::output::print(&json(&items))?)
+    } else {
+        Ok(crate::output::print(&text)?)
     }
 }

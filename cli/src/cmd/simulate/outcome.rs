@@ -37,6 +37,10 @@ pub struct Compared {
     /// When the mission needs the pack: the `compare:` line saying what was compared. `None`
     /// when the mission is played without the pack and with it.
     pub comparison: Option<String>,
+    /// Every item the run without the pack leaves out, as `kind id` (`behaviour lunge`,
+    /// `card swarm2`, …).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub left_out: Vec<String>,
     pub run: Run,
 }
 

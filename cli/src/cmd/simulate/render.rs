@@ -89,6 +89,9 @@ pub(super) fn render(o: &Outcome, as_json: bool) -> String {
         if let (Some(line), Some(m)) = (&c.comparison, v.as_object_mut()) {
             m.insert("comparison".into(), serde_json::Value::from(line.as_str()));
         }
+        if let Some(m) = v.as_object_mut() {
+            m.insert("left_out".into(), serde_json::json!(c.left_out));
+        }
         return json(&v);
     }
     let pack = with
@@ -96,20 +99,27 @@ pub(super) fn render(o: &Outcome, as_json: bool) -> String {
         .last()
         .map(|p| packs::shown(p))
         .unwrap_or_default();
+    let left_out = if c.left_out.is_empty() {
+        String::new()
+    } else {
+        format!(", which leaves out {}", c.left_out.join(", "))
+    };
     match &c.comparison {
         None => format!(
-            "Without {0}:\n{1}\nWith {0}:\n{2}\n{3}",
+            "Without {0}{4}:\n{1}\nWith {0}:\n{2}\n{3}",
             pack,
             table(&base),
             table(&with),
-            difference_table(&base, &with)
+            difference_table(&base, &with),
+            left_out
         ),
         Some(line) => format!(
-            "{line}\nWithout the behaviours of {0}:\n{1}\nWith {0}:\n{2}\n{3}",
+            "{line}\nWithout the behaviours of {0}{4}:\n{1}\nWith {0}:\n{2}\n{3}",
             pack,
             table(&base),
             table(&with),
-            difference_table(&base, &with)
+            difference_table(&base, &with),
+            left_out
         ),
     }
 }
