@@ -60,7 +60,9 @@ fn a_behaviour_and_a_card_of_one_pack_each_get_their_own_difference() {
         items[0]["heroes_damage_per_game"],
         items[1]["heroes_damage_per_game"]
     );
-    // The text report: one row per item and what leaving it out means.
+    // The text report: one row per item and what leaving it out means; the HTML page holds it.
+    let dir = tempfile::tempdir().expect("tempdir");
+    let page = dir.path().join("items.html").display().to_string();
     let o = run(
         &[
             "simulate",
@@ -70,8 +72,15 @@ fn a_behaviour_and_a_card_of_one_pack_each_get_their_own_difference() {
             "2",
             "--compare-item",
             "acid_spit",
+            "--html",
+            &page,
         ],
         "",
+    );
+    let html = std::fs::read_to_string(&page).expect("the page");
+    assert!(
+        html.contains("without acid_spit (card)"),
+        "the page names the item"
     );
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let text = stdout(&o);
