@@ -17,6 +17,7 @@ mod packs;
 mod render;
 mod report;
 mod save;
+mod saved_content;
 mod screen;
 mod session;
 mod sight;

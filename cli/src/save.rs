@@ -11,8 +11,12 @@ use serde::{Deserialize, Serialize};
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
-/// The save format this build writes and reads.
-pub const VERSION: u32 = 1;
+/// The save format this build writes. Version 2 adds `content` (docs/PROTOCOL.md); this build
+/// reads version 1 too.
+pub const VERSION: u32 = 2;
+
+/// The oldest save format this build reads.
+pub const OLDEST_VERSION: u32 = 1;
 
 /// Most bytes of a save file. A long game's save is a few hundred KiB (each record a few
 /// hundred bytes; a game is at most `MAX_ROUNDS` rounds); a longer file is refused before
@@ -48,6 +52,10 @@ pub struct Save {
     /// How the game stood when saved.
     #[serde(rename = "final")]
     pub end: Final,
+    /// The content the records were resolved with (version 2): replays use it whatever has
+    /// changed on disk since.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub content: Option<crate::saved_content::SavedContent>,
 }
 
 /// One record with the hash of the events it produced.
@@ -174,13 +182,14 @@ impl Save {
         let value: serde_json::Value = json_file::parse(path, text)?;
         let at = json_file::position_of(text, "\"version\"");
         match value.get("version").and_then(serde_json::Value::as_u64) {
-            Some(v) if v == u64::from(VERSION) => {}
+            Some(v) if (u64::from(OLDEST_VERSION)..=u64::from(VERSION)).contains(&v) => {}
             Some(v) => {
                 return Err(json_file::problem(
                     path,
                     at,
                     &format!(
-                        "save version {v} is not supported (this overmind reads version {VERSION})"
+                        "save version {v} is not supported (this overmind reads versions \
+                         {OLDEST_VERSION} to {VERSION})"
                     ),
                 ));
             }
@@ -281,6 +290,15 @@ impl Save {
                     r.answers.len()
                 ),
             );
+        }
+        if let Some(c) = &self.content {
+            if let Some(m) = c.problem(self.packs.len(), self.records.len()) {
+                return Err(json_file::problem(
+                    path,
+                    json_file::position_of(text, "\"content\""),
+                    &m,
+                ));
+            }
         }
         Ok(())
     }
@@ -383,10 +401,13 @@ impl SavedRecord {
 pub fn replay_into(
     game: &mut Game,
     save: &Save,
-    content: &Content,
+    packs: &mut crate::saved_content::SavedPacks,
     marks: &mut Vec<(usize, String)>,
 ) -> Option<String> {
     for (i, r) in save.records.iter().enumerate() {
+        // The content as it was when this record was played (a hot reload before it).
+        packs.before(i);
+        let content: &Content = &packs.set.content;
         let mut ctl = r.controllers();
         let what = r.label(i);
         let before = game.log.len();
@@ -401,6 +422,7 @@ pub fn replay_into(
             Err(e) => return Some(format!("{what} is now refused: {e}")),
         }
     }
+    packs.before(usize::MAX);
     let now = Final::of(game);
     if now != save.end {
         return Some(format!(
@@ -451,7 +473,7 @@ mod tests {
         let e = lines(Save::parse(p, "{\n  \"version\": 9\n}").unwrap_err());
         assert_eq!(
             e[0],
-            "g.json:2:3: save version 9 is not supported (this overmind reads version 1)"
+            "g.json:2:3: save version 9 is not supported (this overmind reads versions 1 to 2)"
         );
         let e = lines(Save::parse(p, "[]").unwrap_err());
         assert!(e[0].contains("no number `version`"), "{e:?}");
@@ -497,6 +519,7 @@ mod tests {
                 round: 1,
                 outcome: None,
             },
+            content: None,
         };
         s.write(&path).expect("write");
         s.write(&path).expect("overwrite");

@@ -29,6 +29,8 @@ pub struct Session {
     name: String,
     /// Per record: the log's length before it and the hash of its events.
     marks: Vec<(usize, String)>,
+    /// The content the game began with and its reloads, for the save.
+    content_log: crate::saved_content::ContentLog,
 }
 
 impl Session {
@@ -44,6 +46,10 @@ impl Session {
     ) -> Result<Session, CliError> {
         let packs = packs::load(&pack_dirs)?;
         let game = packs.start(mission, seed).map_err(packs::problems)?;
+        let content_log = crate::saved_content::ContentLog::begin(
+            &pack_dirs,
+            packs.mission_path(mission).ok().as_deref(),
+        );
         let mission = packs::mission_ref(&packs, mission);
         let name = match game.log.first() {
             Some(Event::GameStarted { mission, .. }) => mission.clone(),
@@ -59,6 +65,7 @@ impl Session {
             game,
             ctl,
             marks: Vec::new(),
+            content_log,
         })
     }
 
@@ -73,14 +80,17 @@ impl Session {
         from: &std::path::Path,
         ctl: Controllers,
     ) -> Result<Session, CliError> {
-        let pack_dirs: Vec<PathBuf> = crate::save::portable(&save.packs)
-            .iter()
-            .map(|d| packs::absolute(d))
-            .collect();
-        let packs = packs::load(&pack_dirs)?;
-        let mut game = packs
+        let mut saved = crate::saved_content::SavedPacks::load(save)?;
+        let pack_dirs = saved.dirs.clone();
+        let mut game = saved
+            .set
             .start(&save.mission, save.seed)
             .map_err(packs::problems)?;
+        let content_log = crate::saved_content::ContentLog::resumed(
+            save,
+            &pack_dirs,
+            saved.set.mission_path(&save.mission).ok().as_deref(),
+        );
         game.state.set_dev(save.dev);
         let start = game.state.clone();
         let name = match game.log.first() {
@@ -88,14 +98,14 @@ impl Session {
             _ => save.mission.clone(),
         };
         let mut marks = Vec::new();
-        if let Some(d) = crate::save::replay_into(&mut game, save, &packs.content, &mut marks) {
+        if let Some(d) = crate::save::replay_into(&mut game, save, &mut saved, &mut marks) {
             return Err(CliError::Failed(format!(
                 "cannot resume {}: {d} (the scripts or the rules changed since it was saved)",
                 from.display()
             )));
         }
         Ok(Session {
-            packs,
+            packs: saved.set,
             mission: save.mission.clone(),
             pack_dirs,
             seed: save.seed,
@@ -104,6 +114,7 @@ impl Session {
             game,
             ctl,
             marks,
+            content_log,
         })
     }
 
@@ -233,7 +244,19 @@ impl Session {
 
     /// Reload changed pack files, behaviours first; each outcome says what happened.
     pub fn reload(&mut self, paths: &[PathBuf]) -> Vec<Reload> {
-        overmind_scripting::reload::apply(&mut self.packs, paths)
+        let records = self.game.record.len();
+        let mut out = Vec::new();
+        for (r, path, text) in overmind_scripting::reload::apply_read(&mut self.packs, paths) {
+            // What changed the content is recorded, so the save replays with it.
+            if matches!(
+                r,
+                Reload::Updated { .. } | Reload::Added { .. } | Reload::Removed { .. }
+            ) {
+                self.content_log.reloaded(records, &path, text);
+            }
+            out.push(r);
+        }
+        out
     }
 
     /// The ids a command may name.
@@ -311,6 +334,7 @@ impl Session {
                 })
                 .collect(),
             end: Final::of(&self.game),
+            content: Some(self.content_log.record()),
         }
     }
 }

@@ -120,6 +120,8 @@ pub struct PackSet {
     pub host: Rc<ScriptHost>,
     /// Which file defines each id.
     origins: BTreeMap<(Kind, String), PathBuf>,
+    /// The texts it was loaded from instead of the disk (a save's), for its missions too.
+    overlay: Option<Rc<Overlay>>,
     /// Ids that content files with problems may define and that are not loaded.
     unloaded: Vec<String>,
 }
@@ -184,6 +186,19 @@ fn read(path: &Path, problems: &mut Vec<Problem>) -> Option<String> {
 
 /// [`read`] with another cap on the file's length, `what` naming the file when it is longer.
 fn read_capped(path: &Path, cap: u64, what: &str, problems: &mut Vec<Problem>) -> Option<String> {
+    match overlaid(path) {
+        Some(Some(text)) => return Some(text),
+        Some(None) => {
+            problems.push(Problem::new(
+                path,
+                0,
+                0,
+                "cannot read: the file was not there when the game began".to_string(),
+            ));
+            return None;
+        }
+        None => {}
+    }
     match overmind_core::source::read_text_capped(path, cap, what) {
         Ok(t) => Some(t),
         Err(e) => {
@@ -193,17 +208,70 @@ fn read_capped(path: &Path, cap: u64, what: &str, problems: &mut Vec<Problem>) -
     }
 }
 
-/// Files of one extension in a pack's subfolder, sorted (a missing folder has none).
+/// Files of one extension in a pack's subfolder, sorted (a missing folder has none), as the
+/// overlay in force has them.
 fn files(dir: &Path, sub: &str, ext: &str) -> Vec<PathBuf> {
-    let mut v: Vec<PathBuf> = std::fs::read_dir(dir.join(sub))
+    let folder = dir.join(sub);
+    let mut v: Vec<PathBuf> = std::fs::read_dir(&folder)
         .map(|rd| {
             rd.filter_map(|e| e.ok().map(|e| e.path()))
                 .filter(|p| p.extension().and_then(|e| e.to_str()) == Some(ext))
                 .collect()
         })
         .unwrap_or_default();
+    OVERLAY.with(|o| {
+        if let Some(o) = o.borrow().as_ref() {
+            v.retain(|p| !matches!(o.0.get(p), Some(None)));
+            for (p, text) in &o.0 {
+                let here = p.parent() == Some(folder.as_path())
+                    && p.extension().and_then(|e| e.to_str()) == Some(ext);
+                if here && text.is_some() && !v.contains(p) {
+                    v.push(p.clone());
+                }
+            }
+        }
+    });
     v.sort();
     v
+}
+
+/// Texts to read instead of the files on disk: a save's record of the files a game was
+/// played with, by absolute path. `Some(text)` is the file's text then, `None` a file that
+/// was not there; a file it does not name is read from the disk.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Overlay(pub BTreeMap<PathBuf, Option<String>>);
+
+thread_local! {
+    /// The overlay of the load or mission read under way on this thread, if any.
+    static OVERLAY: std::cell::RefCell<Option<Rc<Overlay>>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Run `f` with `overlay` in force on this thread (the one before it back afterwards).
+fn with_overlay<R>(overlay: Option<&Rc<Overlay>>, f: impl FnOnce() -> R) -> R {
+    struct Restore(Option<Rc<Overlay>>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            let old = self.0.take();
+            OVERLAY.with(|o| *o.borrow_mut() = old);
+        }
+    }
+    let old = OVERLAY.with(|o| std::mem::replace(&mut *o.borrow_mut(), overlay.cloned()));
+    let _restore = Restore(old);
+    f()
+}
+
+/// The overlay's text of `path`: `Some(Some(text))`, `Some(None)` for a file that was not
+/// there, `None` when the overlay does not name it (or there is none).
+fn overlaid(path: &Path) -> Option<Option<String>> {
+    OVERLAY.with(|o| o.borrow().as_ref().and_then(|o| o.0.get(path).cloned()))
+}
+
+/// Whether `path` is a file, as the overlay in force has it.
+fn is_file(path: &Path) -> bool {
+    match overlaid(path) {
+        Some(t) => t.is_some(),
+        None => path.is_file(),
+    }
 }
 
 /// The folders a pack's content is read from, with their files' extension, in load order.
@@ -226,7 +294,7 @@ pub fn content_files(dir: &Path) -> Vec<PathBuf> {
     let mut out: Vec<PathBuf> = ["pack.toml", "rules.toml"]
         .iter()
         .map(|f| dir.join(f))
-        .filter(|p| p.is_file())
+        .filter(|p| is_file(p))
         .collect();
     for (sub, ext) in CONTENT_FOLDERS {
         out.extend(files(dir, sub, ext));
@@ -372,6 +440,16 @@ impl PackSet {
         }
     }
 
+    /// [`PackSet::load`] from the texts of `overlay` where it names a file (a save's record of
+    /// the files a game began with), the disk elsewhere; its missions are read so too.
+    ///
+    /// # Errors
+    /// All problems found.
+    pub fn load_with(dirs: &[PathBuf], overlay: Overlay) -> Result<PackSet, Vec<Problem>> {
+        let overlay = Rc::new(overlay);
+        with_overlay(Some(&overlay), || Self::load(dirs))
+    }
+
     /// [`PackSet::load`], keeping what loaded: the set holds every definition whose file has
     /// no problem (none when the Lua state cannot be made), so that `overmind check` can go on
     /// to the missions and scenarios in the same run; [`PackSet::unloaded_in`] tells which of
@@ -410,7 +488,7 @@ impl PackSet {
                 packs.push(p);
             }
             let rpath = dir.join("rules.toml");
-            if rpath.exists() {
+            if is_file(&rpath) {
                 if let Some(text) = read(&rpath, &mut problems) {
                     match rules_from_toml(&rules, &rpath, &text) {
                         Ok(r) => rules = r,
@@ -435,6 +513,7 @@ impl PackSet {
             missions: BTreeMap::new(),
             host,
             origins: BTreeMap::new(),
+            overlay: OVERLAY.with(|o| o.borrow().clone()),
             unloaded: Vec::new(),
         };
         let mut broken_aliens = Vec::new();
@@ -751,7 +830,7 @@ impl PackSet {
             return Ok(p.clone());
         }
         let p = PathBuf::from(id_or_path);
-        if p.exists() {
+        if with_overlay(self.overlay.as_ref(), || is_file(&p)) || p.exists() {
             return Ok(p);
         }
         let known: Vec<&str> = self.missions.keys().map(String::as_str).collect();
@@ -804,12 +883,14 @@ impl PackSet {
     fn read_mission(&self, id_or_path: &str) -> Result<MissionRead, Vec<Problem>> {
         let path = self.mission_path(id_or_path).map_err(|p| vec![p])?;
         let mut problems = Vec::new();
-        let text = read_capped(
-            &path,
-            overmind_core::source::MAX_MISSION_BYTES,
-            "a mission file",
-            &mut problems,
-        )
+        let text = with_overlay(self.overlay.as_ref(), || {
+            read_capped(
+                &path,
+                overmind_core::source::MAX_MISSION_BYTES,
+                "a mission file",
+                &mut problems,
+            )
+        })
         .ok_or(problems)?;
         let conv = |es: Vec<overmind_core::MissionError>| -> Vec<Problem> {
             es.into_iter()
@@ -874,6 +955,35 @@ impl PackSet {
     /// A content file changed (or appeared, or vanished): compile and validate it in a fresh
     /// environment and make it live, or keep the last good definition and say why.
     pub fn reload(&mut self, path: &Path) -> Reload {
+        self.reload_read(path).0
+    }
+
+    /// [`PackSet::reload`], with the text it read (`None` when the file is gone or was not
+    /// read): what a save records so that the game replays with the same content.
+    pub fn reload_read(&mut self, path: &Path) -> (Reload, Option<String>) {
+        if Kind::of(path).is_none() {
+            return (Reload::Ignored, None);
+        }
+        match overmind_core::source::read_text(path) {
+            Ok(t) => {
+                let r = self.reload_from(path, Some(&t));
+                (r, Some(t))
+            }
+            // Gone (or a link to nothing): the last good definition stays.
+            Err(e) if e.io == Some(std::io::ErrorKind::NotFound) => {
+                (self.reload_from(path, None), None)
+            }
+            // There but unreadable, or not UTF-8: a broken file, not a deleted one.
+            Err(e) => (
+                Reload::Failed(Problem::new(path, e.line, e.column, e.message)),
+                None,
+            ),
+        }
+    }
+
+    /// [`PackSet::reload`] of `path` with the text `text` (`None`: the file is gone), read
+    /// from wherever: a save replays its recorded reloads through this.
+    pub fn reload_from(&mut self, path: &Path, text: Option<&str>) -> Reload {
         let Some(kind) = Kind::of(path) else {
             return Reload::Ignored;
         };
@@ -882,22 +992,17 @@ impl PackSet {
             .iter()
             .find(|(_, p)| same_file(p, path))
             .map(|((k, id), _)| (*k, id.clone()));
-        let text = match overmind_core::source::read_text(path) {
-            Ok(t) => t,
-            // Gone (or a link to nothing): the last good definition stays.
-            Err(e) if e.io == Some(std::io::ErrorKind::NotFound) => {
-                return match existing {
-                    Some((kind, id)) => Reload::Removed {
-                        kind,
-                        id,
-                        path: path.to_path_buf(),
-                    },
-                    None => Reload::Ignored,
-                }
-            }
-            // There but unreadable, or not UTF-8: a broken file, not a deleted one.
-            Err(e) => return Reload::Failed(Problem::new(path, e.line, e.column, e.message)),
+        let Some(text) = text else {
+            return match existing {
+                Some((kind, id)) => Reload::Removed {
+                    kind,
+                    id,
+                    path: path.to_path_buf(),
+                },
+                None => Reload::Ignored,
+            };
         };
+        let text = text.to_string();
         let (id, live) = match kind {
             Kind::Behaviour => match self.host.load_behaviour(path, &text) {
                 Ok(def) => {

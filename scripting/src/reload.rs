@@ -442,6 +442,14 @@ fn walk(root: &Path, dir: &Path, depth: usize, out: &mut BTreeSet<PathBuf>) {
 /// abilities and triggers, so that a new alien type may use a behaviour added in the same
 /// batch, and a new ability a hero profile.
 pub fn apply(set: &mut PackSet, paths: &[PathBuf]) -> Vec<Reload> {
+    apply_read(set, paths)
+        .into_iter()
+        .map(|(r, _, _)| r)
+        .collect()
+}
+
+/// [`apply`], with each file's path and the text it read (`None`: gone, or not read).
+pub fn apply_read(set: &mut PackSet, paths: &[PathBuf]) -> Vec<(Reload, PathBuf, Option<String>)> {
     let mut order: Vec<&PathBuf> = paths.iter().collect();
     order.sort_by_key(|p| {
         let kind = Kind::of(p);
@@ -449,7 +457,10 @@ pub fn apply(set: &mut PackSet, paths: &[PathBuf]) -> Vec<Reload> {
     });
     order
         .into_iter()
-        .map(|p| set.reload(p))
-        .filter(|r| *r != Reload::Ignored)
+        .map(|p| {
+            let (r, text) = set.reload_read(p);
+            (r, p.clone(), text)
+        })
+        .filter(|(r, _, _)| *r != Reload::Ignored)
         .collect()
 }

@@ -50,8 +50,9 @@ pub fn run(args: &Args) -> Result<(), CliError> {
             args.save.display()
         )));
     }
-    let set = packs::load(&crate::save::portable(&save.packs))?;
-    let mut game = set
+    let mut saved = crate::saved_content::SavedPacks::load(&save)?;
+    let mut game = saved
+        .set
         .start(&save.mission, save.seed)
         .map_err(packs::problems)?;
     game.state.set_dev(save.dev);
@@ -60,8 +61,8 @@ pub fn run(args: &Args) -> Result<(), CliError> {
         crate::cmd::play::View::Overmind => Side::Overmind,
     };
     let difference = match &args.html {
-        Some(out) => crate::html::replay::write(out, &mut game, &save, &set.content, view)?,
-        None => crate::save::replay_into(&mut game, &save, &set.content, &mut Vec::new()),
+        Some(out) => crate::html::replay::write(out, &mut game, &save, &mut saved, view)?,
+        None => crate::save::replay_into(&mut game, &save, &mut saved, &mut Vec::new()),
     };
     let verdict = Verdict {
         identical: difference.is_none(),

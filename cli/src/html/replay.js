@@ -127,6 +127,7 @@
     clear(g);
     var detail = $("detail");
     clear(detail);
+    if (step.reload) { detail.appendChild(html("p", "line reload", "Hot reload before this action: " + step.reload)); }
     detail.appendChild(html("p", "line", step.text || step.ev.event.replace(/_/g, " ")));
     var e = step.ev;
     if (e.event === "moved" && e.path && e.path.length > 1) {
@@ -169,6 +170,12 @@
   function buildLog() {
     var log = $("log");
     steps.forEach(function (s, i) {
+      if (s.reload) {
+        var mark = html("li", "reload", "⟳ " + s.reload);
+        mark.value = i;
+        mark.addEventListener("click", function () { go(i); });
+        log.appendChild(mark);
+      }
       var li = html("li", s.ev.event === "round_started" ? "round" : "", s.text || s.ev.event.replace(/_/g, " "));
       li.value = i;
       li.addEventListener("click", function () { go(i); });

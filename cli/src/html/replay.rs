@@ -29,6 +29,9 @@ struct Step {
     frame: usize,
     #[serde(skip_serializing_if = "Option::is_none")]
     witness: Option<Witness>,
+    /// The first step of an action played after a hot reload: which files were reloaded.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reload: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -77,6 +80,8 @@ struct Builder {
     sight_board: Option<Board>,
     /// Boards that the events alone did not explain (tests keep this at 0).
     resyncs: usize,
+    /// Files reloaded before the action now played, for its first step.
+    reload: Option<String>,
 }
 
 impl Builder {
@@ -131,6 +136,7 @@ impl Builder {
             action,
             frame,
             witness,
+            reload: self.reload.take(),
         });
     }
 
@@ -154,7 +160,7 @@ impl Builder {
 fn gather(
     game: &mut Game,
     save: &Save,
-    content: &Content,
+    packs: &mut crate::saved_content::SavedPacks,
     view: Side,
 ) -> Result<(Data, usize), String> {
     let mut b = Builder {
@@ -165,12 +171,24 @@ fn gather(
         round: game.state.round,
         sight_board: None,
         resyncs: 0,
+        reload: None,
     };
     let opening: Vec<Event> = game.log.clone();
     for e in &opening {
-        b.step(e, 0, game, content);
+        b.step(e, 0, game, &packs.set.content);
     }
     for (i, r) in save.records.iter().enumerate() {
+        // The content as it was when this record was played (a hot reload before it).
+        let made = packs.made.len();
+        packs.before(i);
+        let files: Vec<String> = packs.made[made..]
+            .iter()
+            .map(|(_, f)| format!("reloaded {f}"))
+            .collect();
+        if !files.is_empty() {
+            b.reload = Some(files.join("; "));
+        }
+        let content: &Content = &packs.set.content;
         let mut ctl = r.controllers();
         let what = r.label(i);
         let events = game
@@ -184,6 +202,7 @@ fn gather(
         }
         b.resync(game);
     }
+    packs.before(usize::MAX);
     let now = Final::of(game);
     if now != save.end {
         return Err(format!(
@@ -259,10 +278,10 @@ pub fn write(
     out: &Path,
     game: &mut Game,
     save: &Save,
-    content: &Content,
+    packs: &mut crate::saved_content::SavedPacks,
     view: Side,
 ) -> Result<Option<String>, CliError> {
-    match gather(game, save, content, view) {
+    match gather(game, save, packs, view) {
         Ok((data, _)) => super::write(out, &render(&data, &game.state.map)).map(|()| None),
         Err(difference) => Ok(Some(difference)),
     }
@@ -377,8 +396,10 @@ mod tests {
     }
 
     fn data_of(save: &Save, set: &crate::packs::PackSet, view: Side) -> (Data, usize) {
-        let mut g = set.start(&save.mission, save.seed).expect("start");
-        gather(&mut g, save, &set.content, view).expect("replays")
+        let _ = set;
+        let mut packs = crate::saved_content::SavedPacks::load(save).expect("packs");
+        let mut g = packs.set.start(&save.mission, save.seed).expect("start");
+        gather(&mut g, save, &mut packs, view).expect("replays")
     }
 
     #[test]
@@ -427,8 +448,10 @@ mod tests {
         }
         let dir = tempfile::tempdir().expect("tempdir");
         let out = dir.path().join("p.html");
-        let mut g = set.start(&save.mission, save.seed).expect("start");
-        let d = write(&out, &mut g, &save, &set.content, Side::Heroes).expect("no io error");
+        let _ = set;
+        let mut packs = crate::saved_content::SavedPacks::load(&save).expect("packs");
+        let mut g = packs.set.start(&save.mission, save.seed).expect("start");
+        let d = write(&out, &mut g, &save, &mut packs, Side::Heroes).expect("no io error");
         assert!(d.is_some_and(|d| d.contains("action 1")));
         assert!(!out.exists());
     }

@@ -99,7 +99,7 @@ fn save_refuses_what_is_not_a_regular_file() {
     let saved: Value =
         serde_json::from_str(&std::fs::read_to_string(d.join("old.json")).expect("read"))
             .expect("the file the link leads to holds the save");
-    assert_eq!(saved["version"], 1);
+    assert_eq!(saved["version"], 2);
     assert_eq!(
         listing(d),
         before,
@@ -140,7 +140,7 @@ fn a_save_killed_at_any_moment_is_the_old_or_the_new_one() {
         if let Ok(text) = std::fs::read_to_string(&path) {
             let save: Value = serde_json::from_str(&text)
                 .unwrap_or_else(|e| panic!("round {round}: a partial save ({e}): {text:?}"));
-            assert_eq!(save["version"], 1, "round {round}");
+            assert_eq!(save["version"], 2, "round {round}");
             assert!(save["final"]["log_hash"].is_string(), "round {round}");
             saves_seen.insert(save["final"]["events"].to_string());
         }

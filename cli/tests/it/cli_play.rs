@@ -197,7 +197,7 @@ fn closed_input_ends_the_game_and_saves() {
     assert_eq!(kinds(&ev).last(), Some(&"saved"));
     let text = std::fs::read_to_string(&save).expect("saved");
     let v: Value = serde_json::from_str(&text).expect("save is JSON");
-    assert_eq!(v["version"], 1);
+    assert_eq!(v["version"], 2);
     assert_eq!(v["mission"], "demo");
     assert_eq!(v["seed"], 2);
     assert_eq!(v["records"][0]["action"]["action"], "move");

@@ -71,10 +71,10 @@ fn a_broken_save_names_its_place() {
     let err = stderr(&o);
     assert!(err.starts_with(&format!("error: {p}:4:")), "{err}");
     assert!(err.contains("invalid type"), "{err}");
-    std::fs::write(&path, "{\"version\": 2}").expect("write");
+    std::fs::write(&path, "{\"version\": 3}").expect("write");
     let err = stderr(&run(&["replay", &p], ""));
     assert!(
-        err.contains(&format!("{p}:1:2: save version 2 is not supported")),
+        err.contains(&format!("{p}:1:2: save version 3 is not supported")),
         "{err}"
     );
     let err = stderr(&run(

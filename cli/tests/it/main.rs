@@ -27,6 +27,7 @@ mod net;
 mod new_pack;
 mod new_pack_names;
 mod new_players;
+mod reload_save;
 mod resume;
 mod safe_saves;
 mod shard;
