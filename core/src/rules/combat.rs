@@ -1,11 +1,10 @@
 //! Attacks: Melee, Shoot, Overwatch, Free Attacks and Fear, with their effects
 //! (docs/RULES.md §6, §4.3).
 
-use crate::board::movement::{can_step, reachable};
 use crate::data::action::{refuse, Refusal, RefusalKind};
 use crate::data::dice::{damage, roll_attack, roll_defence};
 use crate::data::event::{
-    AttackKind, Cause, Contribution, Event, Modifier, RangeBand, RevealCause, Roll, StatusChange,
+    AttackKind, Cause, Contribution, Event, Modifier, RangeBand, RevealCause, Roll,
 };
 use crate::data::geom::{Dir, Pos};
 use crate::data::id::Id;
@@ -14,7 +13,6 @@ use crate::data::profile::Effect;
 use crate::data::state::Side;
 use crate::rules::decision::{Choice, DecisionKind};
 use crate::rules::engine::Engine;
-use crate::rules::motion::Mover;
 use crate::rules::validate;
 
 /// What an attack is aimed at.
@@ -346,14 +344,9 @@ impl Engine<'_> {
             return;
         }
         self.apply_damage(&target_unit, target_model, dmg, Some(unit));
-        if attacker_side != target_side && self.st.find_model(target_model).is_some() {
+        if attacker_side != target_side {
             let attacker_at = from.first().copied().unwrap_or(at);
-            for e in effects {
-                if self.st.find_model(target_model).is_none() || self.st.is_over() {
-                    break;
-                }
-                self.apply_effect(target_model, e, unit, attacker_at);
-            }
+            self.apply_effects(&target_unit, target_model, effects, unit, attacker_at);
         }
     }
 
@@ -459,114 +452,6 @@ impl Engine<'_> {
                 ..Default::default()
             };
             self.fire(crate::data::hook::Hook::Killed, &moment);
-        }
-    }
-
-    fn set_status(&mut self, model: &str, change: StatusChange) {
-        if let Some(m) = self.st.model_mut(model) {
-            match &change {
-                StatusChange::KnockedDown => m.status.knocked_down = true,
-                StatusChange::StoodUp => m.status.knocked_down = false,
-                StatusChange::Stunned => m.status.stunned = true,
-                StatusChange::Recovered => m.status.stunned = false,
-                StatusChange::Shaken { by } => m.status.shaken_by = Some(*by),
-                StatusChange::PushedBack { .. } => {}
-            }
-        }
-        self.emit(Event::Status {
-            model: Id::from(model),
-            status: change,
-        });
-    }
-
-    fn apply_effect(&mut self, model: &str, e: Effect, by_unit: &str, from: Pos) {
-        match e {
-            Effect::KnockDown => self.set_status(model, StatusChange::KnockedDown),
-            Effect::Stun => self.set_status(model, StatusChange::Stunned),
-            Effect::Shaken => self.shaken(model, by_unit),
-            Effect::PushBack => self.push_back(model, from),
-        }
-    }
-
-    /// Push Back: the owner moves the model to one of the 3 squares away from the attacker;
-    /// with none free, it is Stunned instead.
-    fn push_back(&mut self, model: &str, from: Pos) {
-        let Some((u, m)) = self.st.find_model(model) else {
-            return;
-        };
-        let (owner, at) = (u.side, m.pos);
-        let (sx, sy) = ((at.x - from.x).signum(), (at.y - from.y).signum());
-        let dirs: Vec<(i32, i32)> = match (sx, sy) {
-            (0, 0) => Vec::new(),
-            (sx, 0) => vec![(sx, 0), (sx, -1), (sx, 1)],
-            (0, sy) => vec![(0, sy), (-1, sy), (1, sy)],
-            (sx, sy) => vec![(sx, sy), (sx, 0), (0, sy)],
-        };
-        let map = self.map();
-        let o = self.obstacles();
-        let options: Vec<Pos> = dirs
-            .into_iter()
-            .map(|(dx, dy)| Pos::new(at.x + dx, at.y + dy))
-            .filter(|&q| can_step(&map, &o, at, q))
-            .collect();
-        match self.ask_square(
-            owner,
-            DecisionKind::PushBack,
-            format!("Where is {model} pushed back to?"),
-            options,
-        ) {
-            None => self.set_status(model, StatusChange::Stunned),
-            Some(q) => {
-                self.set_status(model, StatusChange::PushedBack { to: q });
-                self.walk(&Mover::Model(Id::from(model)), &[at, q], true);
-            }
-        }
-    }
-
-    /// Shaken: at once a Move action as far as possible from the cause; may not attack it this
-    /// round.
-    pub fn shaken(&mut self, model: &str, cause_unit: &str) {
-        self.set_status(
-            model,
-            StatusChange::Shaken {
-                by: Id::from(cause_unit),
-            },
-        );
-        let Some((u, m)) = self.st.find_model(model) else {
-            return;
-        };
-        let (owner, at) = (u.side, m.pos);
-        let movement = self.stats(owner, m).movement;
-        let cause: Vec<Pos> = self
-            .st
-            .unit(cause_unit)
-            .map(|u| u.models.iter().map(|m| m.pos).collect())
-            .unwrap_or_default();
-        if cause.is_empty() || movement == 0 {
-            return;
-        }
-        let map = self.map();
-        let o = self.obstacles();
-        let far = |p: Pos| cause.iter().map(|&c| p.distance(c)).min().unwrap_or(0);
-        let reach = reachable(&map, &o, at, movement);
-        let best = reach.iter().map(|&(p, _)| far(p)).max().unwrap_or(0);
-        let options: Vec<Pos> = reach
-            .iter()
-            .filter(|&&(p, _)| far(p) == best)
-            .map(|&(p, _)| p)
-            .collect();
-        if options.contains(&at) {
-            return;
-        }
-        if let Some(dest) = self.ask_square(
-            owner,
-            DecisionKind::Destination,
-            format!("{model} is Shaken: where does it flee?"),
-            options,
-        ) {
-            if let Some(path) = crate::board::movement::shortest_path(&map, &o, at, dest) {
-                self.walk(&Mover::Model(Id::from(model)), &path, true);
-            }
         }
     }
 }

@@ -20,6 +20,7 @@ pub mod native;
 pub mod preview;
 pub(crate) mod reveal;
 pub mod setup;
+pub(crate) mod special;
 pub mod stats;
 pub mod trigger;
 pub mod validate;
