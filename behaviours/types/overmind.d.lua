@@ -25,7 +25,7 @@
 ---@alias CardTarget "none"|"alien"|"hero"|"square"
 
 ---The kind of an attack (`moment.attack`).
----@alias AttackKind "melee"|"shoot"|"overwatch"|"free_attack"|"fear"
+---@alias AttackKind "melee"|"shoot"|"overwatch"|"free_attack"|"fear"|"psychic"
 
 ---A status `game:set_status` sets or clears.
 ---@alias StatusName "knocked_down"|"stunned"
@@ -215,6 +215,17 @@ function Game:tokens_at(square) end
 ---@param model Model|string The model hurt (a handle or its id).
 ---@param n integer Health it loses (1 to 20).
 function Game:damage(model, n) end
+
+---A Psychic attack (docs/RULES.md §6.8), for abilities: no Line of Sight or range needed, the
+---target rolls no Defence unless `defence` says it may, hits allocated as any attack's; an
+---`attack` event of kind `psychic`. On a Blip it is a damage-triggered reveal: the revealed unit
+---takes the damage, then its behaviour (§7.6). Made in an Alien Behaviour it rolls the behaviour
+---penalty. Raises an error for a unit or target not on the map, or a target of the unit's own
+---side.
+---@param unit Unit|string The attacking unit (a Hero's or an Alien Unit), on the map.
+---@param target Model|Unit|Blip|string A model of the other side (a unit: its first model), or, for a Hero, a face-down Blip.
+---@param options { cv: integer, defence: boolean? } `cv`: the attack's Combat Value (1 to 20); `defence = true` lets the target roll its Defence.
+function Game:psychic_attack(unit, target, options) end
 
 ---An effect: `model` gets back up to `n` Health.
 ---@param model Model|string The model healed (a handle or its id).

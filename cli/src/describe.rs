@@ -166,6 +166,7 @@ fn cause_text(m: &Modifier) -> String {
             Some(s) => s.to_string(),
             None => "a trigger".into(),
         },
+        Cause::Psychic => "psychic: no defence".into(),
     }
 }
 
@@ -176,6 +177,7 @@ fn attack_verb(k: AttackKind) -> &'static str {
         AttackKind::Overwatch => "fires on Overwatch at",
         AttackKind::FreeAttack => "makes a Free Attack on",
         AttackKind::Fear => "makes a Fear Attack on",
+        AttackKind::Psychic => "makes a Psychic attack on",
     }
 }
 

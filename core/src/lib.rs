@@ -26,7 +26,7 @@ pub use data::{
 };
 pub use rules::{
     behaviour, card, content, decision, deck, dev, effect, game, hand, interrupt, legal, native,
-    setup, stats, trigger, validate,
+    psychic, setup, stats, trigger, validate,
 };
 
 pub use action::{Action, Refusal, RefusalKind};

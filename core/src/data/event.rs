@@ -315,6 +315,9 @@ pub enum AttackKind {
     Overwatch,
     FreeAttack,
     Fear,
+    /// An ability's attack that needs no Line of Sight, against which the target rolls no
+    /// Defence (docs/RULES.md §6.8).
+    Psychic,
 }
 
 /// One attacking model's part of an attack's Combat Value (docs/RULES.md §6.1–§6.3).
@@ -368,6 +371,8 @@ pub enum Cause {
     Stunned,
     /// A `before_attack` trigger (its script is the `source`).
     Trigger,
+    /// The target of a Psychic attack rolls no Defence (docs/RULES.md §6.8).
+    Psychic,
 }
 
 /// One change to an attack, with its cause.

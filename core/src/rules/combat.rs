@@ -15,6 +15,14 @@ use crate::rules::decision::{Choice, DecisionKind};
 use crate::rules::engine::Engine;
 use crate::rules::validate;
 
+/// A Psychic attack's numbers (docs/RULES.md §6.8): the ability's Combat Value, and whether
+/// the target may roll its Defence (by default it may not).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Psychic {
+    pub cv: u32,
+    pub defends: bool,
+}
+
 /// What an attack is aimed at.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Target {
@@ -71,12 +79,25 @@ impl Engine<'_> {
         kind: AttackKind,
         penalty: Vec<Modifier>,
     ) -> Result<(), Refusal> {
+        self.attack_as(unit, target, kind, penalty, None)
+    }
+
+    /// [`Self::attack`], with the Combat Value and defence of a Psychic attack when `kind` is
+    /// [`AttackKind::Psychic`] (docs/RULES.md §6.8).
+    pub(crate) fn attack_as(
+        &mut self,
+        unit: &str,
+        target: Target,
+        kind: AttackKind,
+        penalty: Vec<Modifier>,
+        psychic: Option<Psychic>,
+    ) -> Result<(), Refusal> {
         self.check_attack(unit, &target, kind)?;
         let attacker_side = self.side_of(unit).unwrap_or(Side::Heroes);
         // What an attack uncovers (a removed model no longer blocking sight) is the attacker's
         // doing, even when it fires during the other side's move (Overwatch, Free Attacks).
         let saved_actor = std::mem::replace(&mut self.actor, attacker_side);
-        let r = self.attack_inner(unit, target, kind, penalty, attacker_side);
+        let r = self.attack_inner(unit, target, kind, penalty, attacker_side, psychic);
         self.actor = saved_actor;
         r
     }
@@ -88,6 +109,7 @@ impl Engine<'_> {
         kind: AttackKind,
         penalty: Vec<Modifier>,
         attacker_side: Side,
+        psychic: Option<Psychic>,
     ) -> Result<(), Refusal> {
         let mut pending_behaviour = None;
         // The models that could make the attack on the Blip: placing the revealed unit's
@@ -119,7 +141,7 @@ impl Engine<'_> {
                 }
             }
         };
-        self.resolve_attack(unit, &target_model, kind, penalty, attackers);
+        self.resolve_attack(unit, &target_model, kind, penalty, attackers, psychic);
         self.check_reveals();
         self.check_victory();
         if let Some(u) = pending_behaviour {
@@ -140,7 +162,7 @@ impl Engine<'_> {
     ) -> Vec<Id> {
         match kind {
             AttackKind::Shoot | AttackKind::Overwatch => self.shooters(unit, at),
-            AttackKind::Fear => self
+            AttackKind::Fear | AttackKind::Psychic => self
                 .st
                 .unit(unit)
                 .map(|u| u.models.iter().map(|m| m.id).collect())
@@ -158,6 +180,7 @@ impl Engine<'_> {
         kind: AttackKind,
         mut modifiers: Vec<Modifier>,
         attackers: Option<Vec<Id>>,
+        psychic: Option<Psychic>,
     ) {
         let Some((tu, tm)) = self.st.find_model(target_model) else {
             return;
@@ -202,6 +225,21 @@ impl Engine<'_> {
                     });
                     effects.extend(s.shoot_effects.iter().copied());
                 }
+                // A Psychic attack's Combat Value is the ability's, once for the unit.
+                AttackKind::Psychic => {
+                    let part = if parts.is_empty() {
+                        psychic.map_or(0, |p| p.cv)
+                    } else {
+                        0
+                    };
+                    cv += part;
+                    parts.push(Contribution {
+                        model: m.id,
+                        cv: part,
+                        band: None,
+                        distance: None,
+                    });
+                }
                 AttackKind::Fear => {
                     cv = cv.max(s.fear);
                     parts.push(Contribution {
@@ -223,7 +261,7 @@ impl Engine<'_> {
                 }
             }
         }
-        if kind == AttackKind::Fear {
+        if matches!(kind, AttackKind::Fear | AttackKind::Psychic) {
             effects.clear();
         }
         effects.sort();
@@ -293,6 +331,11 @@ impl Engine<'_> {
                 });
             }
         };
+        // A Psychic attack: no defence dice, unless the ability lets the target defend.
+        let no_defence = kind == AttackKind::Psychic && !psychic.is_some_and(|p| p.defends);
+        if no_defence && def > 0 {
+            defence(Cause::Psychic, -def, &mut def);
+        }
         if def > 0 {
             if self.st.map.terrain(at) == Terrain::Red {
                 defence(Cause::RedSquare, rules.red_defence, &mut def);

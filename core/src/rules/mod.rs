@@ -18,6 +18,7 @@ pub mod legal;
 pub(crate) mod motion;
 pub mod native;
 pub mod preview;
+pub mod psychic;
 pub(crate) mod reveal;
 pub mod setup;
 pub(crate) mod special;

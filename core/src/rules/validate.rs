@@ -766,7 +766,9 @@ pub(crate) fn check_attack(
             !fighters(st, o, unit, at, target_unit.map(|u| u.id.as_str())).is_empty()
         }
         AttackKind::Shoot | AttackKind::Overwatch => !shooters(st, content, o, unit, at).is_empty(),
-        AttackKind::Fear => true,
+        // Fear and Psychic attacks need no Line of Sight here: the behaviour or ability that
+        // makes them says who (docs/RULES.md §6.7, §6.8).
+        AttackKind::Fear | AttackKind::Psychic => true,
     };
     if ok {
         return Ok(());

@@ -22,6 +22,7 @@ mod legal_props;
 mod levels;
 mod los_props;
 mod movement_props;
+mod psychic;
 mod setup_units;
 mod triggers;
 mod unit_effects;

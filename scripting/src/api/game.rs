@@ -393,6 +393,21 @@ fn damage(lua: &Lua, _: &GameRef, a: MultiValue) -> mlua::Result<MultiValue> {
     args::none()
 }
 
+fn psychic_attack(lua: &Lua, _: &GameRef, a: MultiValue) -> mlua::Result<MultiValue> {
+    let a = Args::new("psychic_attack", a);
+    a.at_most(3)?;
+    let unit = a.unit(0, "unit")?;
+    let target = a.target(1, "target")?;
+    let (cv, defends) = a.psychic_options(2)?;
+    with_ctx(lua, move |lua, ctx| {
+        // The damage may kill and reveal: both walk the models.
+        charge(lua, model_units(ctx))?;
+        ctx.psychic_attack(&unit, &target, cv, defends)
+            .map_err(|e| core_err("psychic_attack", &e))
+    })?;
+    args::none()
+}
+
 fn heal(lua: &Lua, _: &GameRef, a: MultiValue) -> mlua::Result<MultiValue> {
     let a = Args::new("heal", a);
     a.at_most(2)?;
@@ -877,6 +892,25 @@ pub(crate) static GAME: Class<GameRef> = Class {
                       triggers follow. Raises an error for a model not on the map.",
             },
             make: |lua| method(lua, damage),
+        },
+        Method {
+            doc: FnDoc {
+                name: "psychic_attack",
+                params: &[
+                    Param { name: "unit", ty: "Unit|string", doc: "The attacking unit (a Hero's or an Alien Unit), on the map." },
+                    Param { name: "target", ty: "Model|Unit|Blip|string", doc: "A model of the other side (a unit: its first model), or, for a Hero, a face-down Blip." },
+                    Param { name: "options", ty: "{ cv: integer, defence: boolean? }", doc: "`cv`: the attack's Combat Value (1 to 20); `defence = true` lets the target roll its Defence." },
+                ],
+                returns: &[],
+                doc: "A Psychic attack (docs/RULES.md §6.8), for abilities: no Line of Sight or \
+                      range needed, the target rolls no Defence unless `defence` says it may, \
+                      hits allocated as any attack's; an `attack` event of kind `psychic`. On a \
+                      Blip it is a damage-triggered reveal: the revealed unit takes the damage, \
+                      then its behaviour (§7.6). Made in an Alien Behaviour it rolls the \
+                      behaviour penalty. Raises an error for a unit or target not on the map, or a \
+                      target of the unit's own side.",
+            },
+            make: |lua| method(lua, psychic_attack),
         },
         Method {
             doc: FnDoc {
