@@ -13,8 +13,8 @@ end
 return ability {
   id = "mind_probe",
   name = "Mind Probe",
-  hero = "mira",
-  text = "Psy. Once per round, at the end of Mira's activation: a Psychic attack with CV 1 on "
+  hero = "sable",
+  text = "Psy. Once per round, at the end of Sable's activation: a Psychic attack with CV 1 on "
     .. "the closest Alien or Blip within 3 squares (no Line of Sight needed, no defence dice).",
   on = {
     activation_end = function(game, moment)

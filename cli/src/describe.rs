@@ -459,6 +459,52 @@ fn sentence(e: &Event) -> Option<String> {
             plural(*discarded, "card", "cards")
         ),
         Event::InterruptEnded => "The interruption ends; the Heroes go on".to_string(),
+        Event::CardTurned {
+            deck,
+            card,
+            name,
+            unit,
+            at,
+            left,
+        } => {
+            let who = unit.map(|u| format!(" for {u}")).unwrap_or_default();
+            let at = at.map(|p| format!(" at {p}")).unwrap_or_default();
+            format!(
+                "A {} card is drawn{who}{at}: {name} ({card}); {left} left in the deck",
+                deck.name()
+            )
+        }
+        Event::HazardAttack {
+            attacker,
+            token,
+            kind,
+            at,
+            cv,
+            faces: f,
+            upgraded,
+            damage,
+            crits,
+            destroyed,
+            ..
+        } => {
+            let up = if *upgraded > 0 {
+                format!(" (+{upgraded} upgraded)")
+            } else {
+                String::new()
+            };
+            let result = if *destroyed {
+                "destroyed"
+            } else {
+                "it holds (two damage or a critical hit destroy it)"
+            };
+            format!(
+                "{attacker} {} the hazard {token} at {at} (CV {cv}): {}{up}; {} and {}: {result}",
+                attack_verb(*kind),
+                faces(f),
+                plural(*damage, "damage", "damage"),
+                plural(*crits, "critical", "criticals"),
+            )
+        }
     })
 }
 

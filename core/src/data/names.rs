@@ -213,7 +213,7 @@ mod tests {
         );
         check(
             &Deck::ALL,
-            &every_variant!(Deck: Mutation, HiddenAgenda),
+            &every_variant!(Deck: Mutation, HiddenAgenda, Hazard, Item, Exploration),
             Deck::name,
         );
         check(

@@ -198,74 +198,7 @@ impl Engine<'_> {
         if models.is_empty() {
             return;
         }
-        let mut cv = 0u32;
-        let mut effects: Vec<Effect> = Vec::new();
-        let mut from: Vec<Pos> = Vec::new();
-        let mut parts: Vec<Contribution> = Vec::new();
-        for id in &models {
-            let Some((u, m)) = self.st.find_model(id) else {
-                continue;
-            };
-            let s = self.stats(u.side, m);
-            from.push(m.pos);
-            match kind {
-                AttackKind::Shoot | AttackKind::Overwatch => {
-                    let d = m.pos.distance(at);
-                    let (part, band) = match s.shoot {
-                        Some(sh) if d <= sh.short.range => (sh.short.cv, Some(RangeBand::Short)),
-                        Some(sh) if d <= sh.long.range => (sh.long.cv, Some(RangeBand::Long)),
-                        _ => (0, None),
-                    };
-                    cv += part;
-                    parts.push(Contribution {
-                        model: m.id,
-                        cv: part,
-                        band,
-                        distance: Some(d),
-                    });
-                    effects.extend(s.shoot_effects.iter().copied());
-                }
-                // A Psychic attack's Combat Value is the ability's, once for the unit.
-                AttackKind::Psychic => {
-                    let part = if parts.is_empty() {
-                        psychic.map_or(0, |p| p.cv)
-                    } else {
-                        0
-                    };
-                    cv += part;
-                    parts.push(Contribution {
-                        model: m.id,
-                        cv: part,
-                        band: None,
-                        distance: None,
-                    });
-                }
-                AttackKind::Fear => {
-                    cv = cv.max(s.fear);
-                    parts.push(Contribution {
-                        model: m.id,
-                        cv: s.fear,
-                        band: None,
-                        distance: None,
-                    });
-                }
-                _ => {
-                    cv += s.melee;
-                    parts.push(Contribution {
-                        model: m.id,
-                        cv: s.melee,
-                        band: None,
-                        distance: None,
-                    });
-                    effects.extend(s.melee_effects.iter().copied());
-                }
-            }
-        }
-        if matches!(kind, AttackKind::Fear | AttackKind::Psychic) {
-            effects.clear();
-        }
-        effects.sort();
-        effects.dedup();
+        let (cv, effects, from, parts) = self.contributions(&models, kind, at, psychic);
         let rules = std::sync::Arc::clone(&self.st.rules);
         if matches!(kind, AttackKind::Shoot | AttackKind::Overwatch) {
             if let Some(b) = self.st.map.building(at) {
@@ -391,6 +324,87 @@ impl Engine<'_> {
             let attacker_at = from.first().copied().unwrap_or(at);
             self.apply_effects(&target_unit, target_model, effects, unit, attacker_at);
         }
+    }
+
+    /// What `models` bring to an attack of `kind` on the square `at`: the Combat Value, the
+    /// effects their profiles add (none for Fear and Psychic), where they stand, and each
+    /// one's part.
+    pub(crate) fn contributions(
+        &self,
+        models: &[Id],
+        kind: AttackKind,
+        at: Pos,
+        psychic: Option<Psychic>,
+    ) -> (u32, Vec<Effect>, Vec<Pos>, Vec<Contribution>) {
+        let mut cv = 0u32;
+        let mut effects: Vec<Effect> = Vec::new();
+        let mut from: Vec<Pos> = Vec::new();
+        let mut parts: Vec<Contribution> = Vec::new();
+        for id in models {
+            let Some((u, m)) = self.st.find_model(id) else {
+                continue;
+            };
+            let s = self.stats(u.side, m);
+            from.push(m.pos);
+            match kind {
+                AttackKind::Shoot | AttackKind::Overwatch => {
+                    let d = m.pos.distance(at);
+                    let (part, band) = match s.shoot {
+                        Some(sh) if d <= sh.short.range => (sh.short.cv, Some(RangeBand::Short)),
+                        Some(sh) if d <= sh.long.range => (sh.long.cv, Some(RangeBand::Long)),
+                        _ => (0, None),
+                    };
+                    cv += part;
+                    parts.push(Contribution {
+                        model: m.id,
+                        cv: part,
+                        band,
+                        distance: Some(d),
+                    });
+                    effects.extend(s.shoot_effects.iter().copied());
+                }
+                // A Psychic attack's Combat Value is the ability's, once for the unit.
+                AttackKind::Psychic => {
+                    let part = if parts.is_empty() {
+                        psychic.map_or(0, |p| p.cv)
+                    } else {
+                        0
+                    };
+                    cv += part;
+                    parts.push(Contribution {
+                        model: m.id,
+                        cv: part,
+                        band: None,
+                        distance: None,
+                    });
+                }
+                AttackKind::Fear => {
+                    cv = cv.max(s.fear);
+                    parts.push(Contribution {
+                        model: m.id,
+                        cv: s.fear,
+                        band: None,
+                        distance: None,
+                    });
+                }
+                _ => {
+                    cv += s.melee;
+                    parts.push(Contribution {
+                        model: m.id,
+                        cv: s.melee,
+                        band: None,
+                        distance: None,
+                    });
+                    effects.extend(s.melee_effects.iter().copied());
+                }
+            }
+        }
+        if matches!(kind, AttackKind::Fear | AttackKind::Psychic) {
+            effects.clear();
+        }
+        effects.sort();
+        effects.dedup();
+        (cv, effects, from, parts)
     }
 
     /// +1 Defence when every attacker lies wholly beyond one green side of the target's square.

@@ -13,6 +13,7 @@ pub mod effect;
 pub(crate) mod engine;
 pub mod game;
 pub mod hand;
+pub mod hazard;
 pub mod interrupt;
 pub mod legal;
 pub(crate) mod motion;

@@ -16,6 +16,7 @@ mod content_bounds;
 mod deploy;
 mod dev;
 mod games;
+mod hazards;
 mod hidden_hooks;
 mod layers;
 mod legal_props;
