@@ -90,8 +90,7 @@ impl Cards {
         if !self.agenda_revealed && self.agenda.is_some() {
             self.agenda = Some(hidden);
         }
-        // The order of an event deck's draw pile is the Overmind's no more than the Heroes':
-        // neither side sees it, and the Heroes' view holds only its size.
+        // An event deck's draw pile: the Heroes learn its size, not its order.
         for pile in self.events.values_mut() {
             for c in &mut pile.draw {
                 *c = hidden;
