@@ -24,7 +24,9 @@ return ability {
         return
       end
       -- The closest; ties: an Alien before a Blip, then in the order the game lists them.
-      local best, best_d = nil, 4
+      ---@type Model|Blip|nil
+      local best = nil
+      local best_d = 4
       for _, list in ipairs { game:aliens(), game:blips() } do
         for _, target in ipairs(list) do
           local d = away(me, target)

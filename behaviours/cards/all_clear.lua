@@ -5,6 +5,8 @@ return card {
   text = "The hazard is gone and nothing else happens.",
   deck = "hazard",
   play = function(game, ctx)
-    game:log("All Clear: the hazard at " .. (ctx.at and (ctx.at.x .. "," .. ctx.at.y) or "?") .. " is gone")
+    game:log(
+      "All Clear: the hazard at " .. (ctx.at and (ctx.at.x .. "," .. ctx.at.y) or "?") .. " is gone"
+    )
   end,
 }

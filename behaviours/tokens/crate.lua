@@ -4,7 +4,8 @@ return token {
   name = "Supply Crate",
   class = "item",
   symbol = "<",
-  text = "Interact: the crate is opened and the model's unit draws an Item card (its effect applies at once).",
+  text = "Interact: the crate is opened and the model's unit draws an Item card "
+    .. "(its effect applies at once).",
   on = {
     interact = function(game, moment)
       local unit, token = moment.unit, moment.token

@@ -5,7 +5,8 @@ return token {
   name = "Unexplored Room",
   class = "exploration",
   symbol = ">",
-  text = "Interact: the room is explored and the model's unit draws a Building Exploration card (its effect applies at once).",
+  text = "Interact: the room is explored and the model's unit draws a Building Exploration "
+    .. "card (its effect applies at once).",
   on = {
     interact = function(game, moment)
       local unit, token = moment.unit, moment.token

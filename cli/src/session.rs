@@ -196,7 +196,16 @@ impl Session {
                 text_of(&last.action)
             ));
         }
-        if events.iter().any(|e| matches!(e, Event::Attack { .. })) {
+        if events.iter().any(|e| matches!(e, Event::CardTurned { .. })) {
+            return Err(format!(
+                "`{}` drew a card: what was seen cannot be unseen",
+                text_of(&last.action)
+            ));
+        }
+        if events
+            .iter()
+            .any(|e| matches!(e, Event::Attack { .. } | Event::HazardAttack { .. }))
+        {
             return Err(format!(
                 "`{}` rolled dice: a roll cannot be taken back",
                 text_of(&last.action)

@@ -664,7 +664,7 @@ fn build(
                         .collect();
                     problems.push(src.problem(
                         &d.span(),
-                        &format!(
+                        format!(
                             "no deck named {:?} (decks: {})",
                             d.get_ref(),
                             known.join(", ")
