@@ -19,13 +19,13 @@
 ---@alias TokenClass "hazard"|"item"|"exploration"|"marker"
 
 ---A deck of cards (docs/RULES.md §15).
----@alias Deck "mutation"|"hidden_agenda"
+---@alias Deck "mutation"|"hidden_agenda"|"hazard"|"item"|"exploration"
 
 ---What a card is played on (docs/RULES.md §15.3).
 ---@alias CardTarget "none"|"alien"|"hero"|"square"
 
 ---The kind of an attack (`moment.attack`).
----@alias AttackKind "melee"|"shoot"|"overwatch"|"free_attack"|"fear"
+---@alias AttackKind "melee"|"shoot"|"overwatch"|"free_attack"|"fear"|"psychic"
 
 ---A status `game:set_status` sets or clears.
 ---@alias StatusName "knocked_down"|"stunned"
@@ -215,6 +215,27 @@ function Game:tokens_at(square) end
 ---@param model Model|string The model hurt (a handle or its id).
 ---@param n integer Health it loses (1 to 20).
 function Game:damage(model, n) end
+
+---A Psychic attack (docs/RULES.md §6.8), for abilities: no Line of Sight or range needed, the
+---target rolls no Defence unless `defence` says it may, hits allocated as any attack's; an
+---`attack` event of kind `psychic`. On a Blip it is a damage-triggered reveal: the revealed unit
+---takes the damage, then its behaviour (§7.6). Made in an Alien Behaviour it rolls the behaviour
+---penalty. Raises an error for a unit or target not on the map, or a target of the unit's own
+---side.
+---@param unit Unit|string The attacking unit (a Hero's or an Alien Unit), on the map.
+---@param target Model|Unit|Blip|string A model of the other side (a unit: its first model), or, for a Hero, a face-down Blip.
+---@param options { cv: integer, defence: boolean? } `cv`: the attack's Combat Value (1 to 20); `defence = true` lets the target roll its Defence.
+function Game:psychic_attack(unit, target, options) end
+
+---An effect (docs/RULES.md §15.8): the top card of a Hazard, Item or Exploration deck is drawn
+---face up (`card_turned`) and its `play(game, ctx)` runs at once, for the side of `unit` (the
+---Heroes' when none); an empty draw pile takes its discard pile, shuffled. How an item token or a
+---building explored draws its card.
+---@param deck "hazard"|"item"|"exploration" The event deck.
+---@param unit Unit|string|nil The unit that draws it (its card's `ctx.unit`), if any.
+---@param square Model|Blip|Pos|nil Where (its card's `ctx.at`), if anywhere.
+---@return string? # The card drawn, or nil when the mission deals no such deck (or it holds no card).
+function Game:draw_card(deck, unit, square) end
 
 ---An effect: `model` gets back up to `n` Health.
 ---@param model Model|string The model healed (a handle or its id).
@@ -551,15 +572,17 @@ local Rules = {}
 
 ---What `card { ... }` takes: one card (`cards/*.lua`) of a deck a mission deals (its `decks =
 ---[...]`). A `mutation` card is drawn into the Overmind's hand and played (`play CARD [TARGET]`);
----a `hidden_agenda` is dealt face down, one per game, and acts through its hooks.
+---a `hidden_agenda` is dealt face down, one per game, and acts through its hooks; a `hazard`,
+---`item` or `exploration` card is drawn face up when a Hazard token is destroyed or content calls
+---`game:draw_card`, and its `play` applies at once (docs/RULES.md §15.8).
 ---@class CardDef
 ---@field id string The card's id (commands, `game.storage` and the log name it): `a-z`, `0-9`, `_`.
 ---@field name string The name players see.
 ---@field text string What it does, shown to players.
----@field deck Deck Its deck: `mutation` or `hidden_agenda`.
+---@field deck Deck Its deck: `mutation`, `hidden_agenda`, `hazard`, `item` or `exploration`.
 ---@field target CardTarget? What `play` names with it: `none` (the default), `alien` (a revealed Alien Unit), `hero`, or `square`.
 ---@field copies integer? Copies of it in its deck, 1 (the default) to 10.
----@field play (fun(game: Game, ctx: PlayContext))? What playing it does, run as a hook is (same sandbox, budgets and `game.storage`); an error ends it there (`card_failed` with its `path:line`) and what it did before stands. A `mutation` card needs `play` or `on`.
+---@field play (fun(game: Game, ctx: PlayContext))? What playing it does, run as a hook is (same sandbox, budgets and `game.storage`); an error ends it there (`card_failed` with its `path:line`) and what it did before stands. A `mutation`, `hazard`, `item` or `exploration` card needs `play` or `on`; a drawn card's `ctx.unit` is the unit that drew it and `ctx.at` the square.
 ---@field on CardHooks? Hooks that act while the card is in play (a played card until the end of the round; a Hidden Agenda all game: its `victory_check` or `round_end` may `game:declare_winner("overmind", ...)`).
 
 ---What `on = { ... }` of a `trigger { ... }` takes: a function per moment the rule acts at, called

@@ -483,7 +483,7 @@ fn lookup(
         let fixed: Vec<&str> = args.iter().map(|a| if *a == id { n } else { a }).collect();
         format!("{cmd} {}", fixed.join(" "))
     });
-    Err(ParseError::new(format!("no unit, model or Blip named `{id}`")).suggest(suggestion))
+    Err(ParseError::new(format!("no unit, model, Blip or hazard named `{id}`")).suggest(suggestion))
 }
 
 /// A name from `known` (a loaded behaviour or alien type), or an error suggesting the

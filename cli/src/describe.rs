@@ -166,6 +166,7 @@ fn cause_text(m: &Modifier) -> String {
             Some(s) => s.to_string(),
             None => "a trigger".into(),
         },
+        Cause::Psychic => "psychic: no defence".into(),
     }
 }
 
@@ -176,6 +177,7 @@ fn attack_verb(k: AttackKind) -> &'static str {
         AttackKind::Overwatch => "fires on Overwatch at",
         AttackKind::FreeAttack => "makes a Free Attack on",
         AttackKind::Fear => "makes a Fear Attack on",
+        AttackKind::Psychic => "makes a Psychic attack on",
     }
 }
 
@@ -461,6 +463,52 @@ fn sentence(e: &Event) -> Option<String> {
             plural(*discarded, "card", "cards")
         ),
         Event::InterruptEnded => "The interruption ends; the Heroes go on".to_string(),
+        Event::CardTurned {
+            deck,
+            card,
+            name,
+            unit,
+            at,
+            left,
+        } => {
+            let who = unit.map(|u| format!(" for {u}")).unwrap_or_default();
+            let at = at.map(|p| format!(" at {p}")).unwrap_or_default();
+            format!(
+                "A {} card is drawn{who}{at}: {name} ({card}); {left} left in the deck",
+                deck.name()
+            )
+        }
+        Event::HazardAttack {
+            attacker,
+            token,
+            kind,
+            at,
+            cv,
+            faces: f,
+            upgraded,
+            damage,
+            crits,
+            destroyed,
+            ..
+        } => {
+            let up = if *upgraded > 0 {
+                format!(" (+{upgraded} upgraded)")
+            } else {
+                String::new()
+            };
+            let result = if *destroyed {
+                "destroyed"
+            } else {
+                "it holds (two damage or a critical hit destroy it)"
+            };
+            format!(
+                "{attacker} {} the hazard {token} at {at} (CV {cv}): {}{up}; {} and {}: {result}",
+                attack_verb(*kind),
+                faces(f),
+                plural(*damage, "damage", "damage"),
+                plural(*crits, "critical", "criticals"),
+            )
+        }
     })
 }
 

@@ -213,7 +213,16 @@ impl Session {
                 text_of(&last.action)
             ));
         }
-        if events.iter().any(|e| matches!(e, Event::Attack { .. })) {
+        if events.iter().any(|e| matches!(e, Event::CardTurned { .. })) {
+            return Err(format!(
+                "`{}` drew a card: what was seen cannot be unseen",
+                text_of(&last.action)
+            ));
+        }
+        if events
+            .iter()
+            .any(|e| matches!(e, Event::Attack { .. } | Event::HazardAttack { .. }))
+        {
             return Err(format!(
                 "`{}` rolled dice: a roll cannot be taken back",
                 text_of(&last.action)
@@ -294,6 +303,13 @@ impl Session {
             }
         }
         let content = self.content();
+        // Hazard tokens lying on the map may be shot or meleed (docs/RULES.md §14.1).
+        ids.extend(
+            st.tokens
+                .iter()
+                .filter(|t| overmind_core::hazard::hazard_token(st, content, &t.id).is_some())
+                .map(|t| t.id.to_string()),
+        );
         // Only the Overmind's own commands may name (and suggest) the cards it holds.
         let mut cards: Vec<String> = match side {
             Some(Side::Overmind) => st.cards.hand.iter().map(ToString::to_string).collect(),

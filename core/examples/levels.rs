@@ -103,6 +103,7 @@ fn main() {
                     AttackKind::Overwatch => "overwatch",
                     AttackKind::FreeAttack => "free",
                     AttackKind::Fear => "fear",
+                    AttackKind::Psychic => "psychic",
                 };
                 let who = if hero { "heroes" } else { "aliens" };
                 *damage.entry(format!("{who} {k}")).or_default() += u64::from(*d);

@@ -25,8 +25,8 @@ pub use data::{
     action, dice, event, geom, id, map, mission, profile, settings, source, state, storage, token,
 };
 pub use rules::{
-    behaviour, card, content, decision, deck, dev, effect, game, hand, interrupt, legal, native,
-    setup, stats, trigger, validate,
+    behaviour, card, content, decision, deck, dev, effect, game, hand, hazard, interrupt, legal,
+    native, psychic, setup, stats, trigger, validate,
 };
 
 pub use action::{Action, Refusal, RefusalKind};

@@ -16,6 +16,7 @@ mod cli_tty;
 mod dev_tools;
 mod expansion;
 mod expansion_live;
+mod hazard_play;
 mod html_browser;
 mod html_replay;
 mod html_report;

@@ -652,7 +652,8 @@ fn an_80_by_24_terminal_plays_with_the_acting_unit_its_panel_and_every_option_in
     s.s.send("\x1bOR").expect("type");
     let t = s.wait_for("You may · F3 or Esc: back");
     for line in [
-        "captain: move X,Y (44 squares) · sprint X,Y (16 squares) · overwatch",
+        // t1, the acid pool at 9,9, is a hazard in the captain's range (docs/RULES.md §14.1).
+        "captain: move X,Y (44 squares) · sprint X,Y (16 squares) · shoot t1",
         "medic: move X,Y",
         "heavy: move X,Y",
         "scout: move X,Y",

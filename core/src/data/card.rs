@@ -10,11 +10,27 @@ pub enum Deck {
     Mutation,
     /// One is dealt face down to the Overmind at setup; it acts through its triggers.
     HiddenAgenda,
+    /// Drawn face up when a Hazard token is destroyed; its effect applies at once.
+    Hazard,
+    /// Drawn face up when content says so (an item token searched); its effect applies at once.
+    Item,
+    /// Drawn face up when content says so (a building explored); its effect applies at once.
+    Exploration,
 }
 
 impl Deck {
     /// Every deck, in the order the docs list them.
-    pub const ALL: [Deck; 2] = [Deck::Mutation, Deck::HiddenAgenda];
+    pub const ALL: [Deck; 5] = [
+        Deck::Mutation,
+        Deck::HiddenAgenda,
+        Deck::Hazard,
+        Deck::Item,
+        Deck::Exploration,
+    ];
+
+    /// The decks drawn face up, one card at a time, whose card's effect applies at once
+    /// (docs/RULES.md §15.8): nobody holds them.
+    pub const EVENT: [Deck; 3] = [Deck::Hazard, Deck::Item, Deck::Exploration];
 
     /// The name packs and missions use.
     #[must_use]
@@ -22,7 +38,17 @@ impl Deck {
         match self {
             Deck::Mutation => "mutation",
             Deck::HiddenAgenda => "hidden_agenda",
+            Deck::Hazard => "hazard",
+            Deck::Item => "item",
+            Deck::Exploration => "exploration",
         }
+    }
+
+    /// Whether it is drawn face up with its effect applying at once (hazard, item,
+    /// exploration).
+    #[must_use]
+    pub fn is_event(self) -> bool {
+        Deck::EVENT.contains(&self)
     }
 
     /// The deck a name means.

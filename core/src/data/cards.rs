@@ -3,6 +3,7 @@
 use crate::data::card::Deck;
 use crate::data::id::Id;
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 
 /// What stands for a card the viewer may not know (the Heroes' view of the Overmind's hand,
 /// piles and agenda). No card id can be it: ids are `a-z`, `0-9` and `_`.
@@ -33,6 +34,21 @@ pub struct Cards {
     /// Played cards whose triggers act until the end of the round.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub in_play: Vec<Id>,
+    /// The Hazard, Item and Exploration decks the mission deals (docs/RULES.md §15.8), drawn
+    /// face up one card at a time.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub events: BTreeMap<Deck, Pile>,
+}
+
+/// An event deck's piles.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Pile {
+    /// The draw pile, its top last; face down.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub draw: Vec<Id>,
+    /// Cards drawn and spent, face up.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub discard: Vec<Id>,
 }
 
 impl Cards {
@@ -73,6 +89,12 @@ impl Cards {
         }
         if !self.agenda_revealed && self.agenda.is_some() {
             self.agenda = Some(hidden);
+        }
+        // An event deck's draw pile: the Heroes learn its size, not its order.
+        for pile in self.events.values_mut() {
+            for c in &mut pile.draw {
+                *c = hidden;
+            }
         }
     }
 

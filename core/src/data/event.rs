@@ -217,6 +217,36 @@ pub enum Event {
         cards: u32,
         hand: u32,
     },
+    /// A card was drawn face up from an event deck (hazard, item, exploration; docs/RULES.md
+    /// §15.8), because of `unit` (when a unit drew it) at `at`: its effect applies now.
+    CardTurned {
+        deck: crate::data::card::Deck,
+        card: Id,
+        name: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        unit: Option<Id>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        at: Option<Pos>,
+        /// Cards left in its draw pile.
+        left: u32,
+    },
+    /// A Melee or Shoot attack on a Hazard token (docs/RULES.md §14.1): no defence; two or
+    /// more damage, or one critical hit, destroys it.
+    HazardAttack {
+        attacker: Id,
+        token: Id,
+        kind: AttackKind,
+        at: Pos,
+        cv: u32,
+        dice: u32,
+        faces: Vec<Face>,
+        upgraded: u32,
+        hits: u32,
+        crits: u32,
+        damage: u32,
+        destroyed: bool,
+        from: Vec<Contribution>,
+    },
     /// A deck's discard pile became its draw pile, shuffled.
     DeckShuffled {
         deck: crate::data::card::Deck,
@@ -321,6 +351,9 @@ pub enum AttackKind {
     Overwatch,
     FreeAttack,
     Fear,
+    /// An ability's attack that needs no Line of Sight, against which the target rolls no
+    /// Defence (docs/RULES.md §6.8).
+    Psychic,
 }
 
 /// One attacking model's part of an attack's Combat Value (docs/RULES.md §6.1–§6.3).
@@ -374,6 +407,8 @@ pub enum Cause {
     Stunned,
     /// A `before_attack` trigger (its script is the `source`).
     Trigger,
+    /// The target of a Psychic attack rolls no Defence (docs/RULES.md §6.8).
+    Psychic,
 }
 
 /// One change to an attack, with its cause.

@@ -8,12 +8,13 @@ use crate::data::token::TokenClass;
 
 impl AttackKind {
     /// Every kind of attack, in the order the docs list them.
-    pub const ALL: [AttackKind; 5] = [
+    pub const ALL: [AttackKind; 6] = [
         AttackKind::Melee,
         AttackKind::Shoot,
         AttackKind::Overwatch,
         AttackKind::FreeAttack,
         AttackKind::Fear,
+        AttackKind::Psychic,
     ];
 
     /// The name scripts read (`moment.attack`), the one the event stream writes.
@@ -25,6 +26,7 @@ impl AttackKind {
             AttackKind::Overwatch => "overwatch",
             AttackKind::FreeAttack => "free_attack",
             AttackKind::Fear => "fear",
+            AttackKind::Psychic => "psychic",
         }
     }
 }
@@ -166,7 +168,7 @@ mod tests {
     fn all_lists_every_variant_once_and_every_name_is_distinct() {
         check(
             &AttackKind::ALL,
-            &every_variant!(AttackKind: Melee, Shoot, Overwatch, FreeAttack, Fear),
+            &every_variant!(AttackKind: Melee, Shoot, Overwatch, FreeAttack, Fear, Psychic),
             AttackKind::name,
         );
         check(
@@ -211,7 +213,7 @@ mod tests {
         );
         check(
             &Deck::ALL,
-            &every_variant!(Deck: Mutation, HiddenAgenda),
+            &every_variant!(Deck: Mutation, HiddenAgenda, Hazard, Item, Exploration),
             Deck::name,
         );
         check(

@@ -1,11 +1,10 @@
 //! Attacks: Melee, Shoot, Overwatch, Free Attacks and Fear, with their effects
 //! (docs/RULES.md §6, §4.3).
 
-use crate::board::movement::{can_step, reachable};
 use crate::data::action::{refuse, Refusal, RefusalKind};
 use crate::data::dice::{damage, roll_attack, roll_defence};
 use crate::data::event::{
-    AttackKind, Cause, Contribution, Event, Modifier, RangeBand, RevealCause, Roll, StatusChange,
+    AttackKind, Cause, Contribution, Event, Modifier, RangeBand, RevealCause, Roll,
 };
 use crate::data::geom::{Dir, Pos};
 use crate::data::id::Id;
@@ -14,8 +13,15 @@ use crate::data::profile::Effect;
 use crate::data::state::Side;
 use crate::rules::decision::{Choice, DecisionKind};
 use crate::rules::engine::Engine;
-use crate::rules::motion::Mover;
 use crate::rules::validate;
+
+/// A Psychic attack's numbers (docs/RULES.md §6.8): the ability's Combat Value, and whether
+/// the target may roll its Defence (by default it may not).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Psychic {
+    pub cv: u32,
+    pub defends: bool,
+}
 
 /// What an attack is aimed at.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -73,12 +79,25 @@ impl Engine<'_> {
         kind: AttackKind,
         penalty: Vec<Modifier>,
     ) -> Result<(), Refusal> {
+        self.attack_as(unit, target, kind, penalty, None)
+    }
+
+    /// [`Self::attack`], with the Combat Value and defence of a Psychic attack when `kind` is
+    /// [`AttackKind::Psychic`] (docs/RULES.md §6.8).
+    pub(crate) fn attack_as(
+        &mut self,
+        unit: &str,
+        target: Target,
+        kind: AttackKind,
+        penalty: Vec<Modifier>,
+        psychic: Option<Psychic>,
+    ) -> Result<(), Refusal> {
         self.check_attack(unit, &target, kind)?;
         let attacker_side = self.side_of(unit).unwrap_or(Side::Heroes);
         // What an attack uncovers (a removed model no longer blocking sight) is the attacker's
         // doing, even when it fires during the other side's move (Overwatch, Free Attacks).
         let saved_actor = std::mem::replace(&mut self.actor, attacker_side);
-        let r = self.attack_inner(unit, target, kind, penalty, attacker_side);
+        let r = self.attack_inner(unit, target, kind, penalty, attacker_side, psychic);
         self.actor = saved_actor;
         r
     }
@@ -90,6 +109,7 @@ impl Engine<'_> {
         kind: AttackKind,
         penalty: Vec<Modifier>,
         attacker_side: Side,
+        psychic: Option<Psychic>,
     ) -> Result<(), Refusal> {
         let mut pending_behaviour = None;
         // The models that could make the attack on the Blip: placing the revealed unit's
@@ -121,7 +141,7 @@ impl Engine<'_> {
                 }
             }
         };
-        self.resolve_attack(unit, &target_model, kind, penalty, attackers);
+        self.resolve_attack(unit, &target_model, kind, penalty, attackers, psychic);
         self.check_reveals();
         self.check_victory();
         if let Some(u) = pending_behaviour {
@@ -142,7 +162,7 @@ impl Engine<'_> {
     ) -> Vec<Id> {
         match kind {
             AttackKind::Shoot | AttackKind::Overwatch => self.shooters(unit, at),
-            AttackKind::Fear => self
+            AttackKind::Fear | AttackKind::Psychic => self
                 .st
                 .unit(unit)
                 .map(|u| u.models.iter().map(|m| m.id).collect())
@@ -160,6 +180,7 @@ impl Engine<'_> {
         kind: AttackKind,
         mut modifiers: Vec<Modifier>,
         attackers: Option<Vec<Id>>,
+        psychic: Option<Psychic>,
     ) {
         let Some((tu, tm)) = self.st.find_model(target_model) else {
             return;
@@ -177,59 +198,7 @@ impl Engine<'_> {
         if models.is_empty() {
             return;
         }
-        let mut cv = 0u32;
-        let mut effects: Vec<Effect> = Vec::new();
-        let mut from: Vec<Pos> = Vec::new();
-        let mut parts: Vec<Contribution> = Vec::new();
-        for id in &models {
-            let Some((u, m)) = self.st.find_model(id) else {
-                continue;
-            };
-            let s = self.stats(u.side, m);
-            from.push(m.pos);
-            match kind {
-                AttackKind::Shoot | AttackKind::Overwatch => {
-                    let d = m.pos.distance(at);
-                    let (part, band) = match s.shoot {
-                        Some(sh) if d <= sh.short.range => (sh.short.cv, Some(RangeBand::Short)),
-                        Some(sh) if d <= sh.long.range => (sh.long.cv, Some(RangeBand::Long)),
-                        _ => (0, None),
-                    };
-                    cv += part;
-                    parts.push(Contribution {
-                        model: m.id,
-                        cv: part,
-                        band,
-                        distance: Some(d),
-                    });
-                    effects.extend(s.shoot_effects.iter().copied());
-                }
-                AttackKind::Fear => {
-                    cv = cv.max(s.fear);
-                    parts.push(Contribution {
-                        model: m.id,
-                        cv: s.fear,
-                        band: None,
-                        distance: None,
-                    });
-                }
-                _ => {
-                    cv += s.melee;
-                    parts.push(Contribution {
-                        model: m.id,
-                        cv: s.melee,
-                        band: None,
-                        distance: None,
-                    });
-                    effects.extend(s.melee_effects.iter().copied());
-                }
-            }
-        }
-        if kind == AttackKind::Fear {
-            effects.clear();
-        }
-        effects.sort();
-        effects.dedup();
+        let (cv, effects, from, parts) = self.contributions(&models, kind, at, psychic);
         let rules = std::sync::Arc::clone(&self.st.rules);
         if matches!(kind, AttackKind::Shoot | AttackKind::Overwatch) {
             if let Some(b) = self.st.map.building(at) {
@@ -295,6 +264,11 @@ impl Engine<'_> {
                 });
             }
         };
+        // A Psychic attack: no defence dice, unless the ability lets the target defend.
+        let no_defence = kind == AttackKind::Psychic && !psychic.is_some_and(|p| p.defends);
+        if no_defence && def > 0 {
+            defence(Cause::Psychic, -def, &mut def);
+        }
         if def > 0 {
             if self.st.map.terrain(at) == Terrain::Red {
                 defence(Cause::RedSquare, rules.red_defence, &mut def);
@@ -346,15 +320,91 @@ impl Engine<'_> {
             return;
         }
         self.apply_damage(&target_unit, target_model, dmg, Some(unit));
-        if attacker_side != target_side && self.st.find_model(target_model).is_some() {
+        if attacker_side != target_side {
             let attacker_at = from.first().copied().unwrap_or(at);
-            for e in effects {
-                if self.st.find_model(target_model).is_none() || self.st.is_over() {
-                    break;
+            self.apply_effects(&target_unit, target_model, effects, unit, attacker_at);
+        }
+    }
+
+    /// What `models` bring to an attack of `kind` on the square `at`: the Combat Value, the
+    /// effects their profiles add (none for Fear and Psychic), where they stand, and each
+    /// one's part.
+    pub(crate) fn contributions(
+        &self,
+        models: &[Id],
+        kind: AttackKind,
+        at: Pos,
+        psychic: Option<Psychic>,
+    ) -> (u32, Vec<Effect>, Vec<Pos>, Vec<Contribution>) {
+        let mut cv = 0u32;
+        let mut effects: Vec<Effect> = Vec::new();
+        let mut from: Vec<Pos> = Vec::new();
+        let mut parts: Vec<Contribution> = Vec::new();
+        for id in models {
+            let Some((u, m)) = self.st.find_model(id) else {
+                continue;
+            };
+            let s = self.stats(u.side, m);
+            from.push(m.pos);
+            match kind {
+                AttackKind::Shoot | AttackKind::Overwatch => {
+                    let d = m.pos.distance(at);
+                    let (part, band) = match s.shoot {
+                        Some(sh) if d <= sh.short.range => (sh.short.cv, Some(RangeBand::Short)),
+                        Some(sh) if d <= sh.long.range => (sh.long.cv, Some(RangeBand::Long)),
+                        _ => (0, None),
+                    };
+                    cv += part;
+                    parts.push(Contribution {
+                        model: m.id,
+                        cv: part,
+                        band,
+                        distance: Some(d),
+                    });
+                    effects.extend(s.shoot_effects.iter().copied());
                 }
-                self.apply_effect(target_model, e, unit, attacker_at);
+                // A Psychic attack's Combat Value is the ability's, once for the unit.
+                AttackKind::Psychic => {
+                    let part = if parts.is_empty() {
+                        psychic.map_or(0, |p| p.cv)
+                    } else {
+                        0
+                    };
+                    cv += part;
+                    parts.push(Contribution {
+                        model: m.id,
+                        cv: part,
+                        band: None,
+                        distance: None,
+                    });
+                }
+                AttackKind::Fear => {
+                    cv = cv.max(s.fear);
+                    parts.push(Contribution {
+                        model: m.id,
+                        cv: s.fear,
+                        band: None,
+                        distance: None,
+                    });
+                }
+                _ => {
+                    cv += s.melee;
+                    parts.push(Contribution {
+                        model: m.id,
+                        cv: s.melee,
+                        band: None,
+                        distance: None,
+                    });
+                    effects.extend(s.melee_effects.iter().copied());
+                }
             }
         }
+        if matches!(kind, AttackKind::Fear | AttackKind::Psychic) {
+            effects.clear();
+        }
+        effects.sort();
+        effects.dedup();
+        (cv, effects, from, parts)
     }
 
     /// +1 Defence when every attacker lies wholly beyond one green side of the target's square.
@@ -459,114 +509,6 @@ impl Engine<'_> {
                 ..Default::default()
             };
             self.fire(crate::data::hook::Hook::Killed, &moment);
-        }
-    }
-
-    fn set_status(&mut self, model: &str, change: StatusChange) {
-        if let Some(m) = self.st.model_mut(model) {
-            match &change {
-                StatusChange::KnockedDown => m.status.knocked_down = true,
-                StatusChange::StoodUp => m.status.knocked_down = false,
-                StatusChange::Stunned => m.status.stunned = true,
-                StatusChange::Recovered => m.status.stunned = false,
-                StatusChange::Shaken { by } => m.status.shaken_by = Some(*by),
-                StatusChange::PushedBack { .. } => {}
-            }
-        }
-        self.emit(Event::Status {
-            model: Id::from(model),
-            status: change,
-        });
-    }
-
-    fn apply_effect(&mut self, model: &str, e: Effect, by_unit: &str, from: Pos) {
-        match e {
-            Effect::KnockDown => self.set_status(model, StatusChange::KnockedDown),
-            Effect::Stun => self.set_status(model, StatusChange::Stunned),
-            Effect::Shaken => self.shaken(model, by_unit),
-            Effect::PushBack => self.push_back(model, from),
-        }
-    }
-
-    /// Push Back: the owner moves the model to one of the 3 squares away from the attacker;
-    /// with none free, it is Stunned instead.
-    fn push_back(&mut self, model: &str, from: Pos) {
-        let Some((u, m)) = self.st.find_model(model) else {
-            return;
-        };
-        let (owner, at) = (u.side, m.pos);
-        let (sx, sy) = ((at.x - from.x).signum(), (at.y - from.y).signum());
-        let dirs: Vec<(i32, i32)> = match (sx, sy) {
-            (0, 0) => Vec::new(),
-            (sx, 0) => vec![(sx, 0), (sx, -1), (sx, 1)],
-            (0, sy) => vec![(0, sy), (-1, sy), (1, sy)],
-            (sx, sy) => vec![(sx, sy), (sx, 0), (0, sy)],
-        };
-        let map = self.map();
-        let o = self.obstacles();
-        let options: Vec<Pos> = dirs
-            .into_iter()
-            .map(|(dx, dy)| Pos::new(at.x + dx, at.y + dy))
-            .filter(|&q| can_step(&map, &o, at, q))
-            .collect();
-        match self.ask_square(
-            owner,
-            DecisionKind::PushBack,
-            format!("Where is {model} pushed back to?"),
-            options,
-        ) {
-            None => self.set_status(model, StatusChange::Stunned),
-            Some(q) => {
-                self.set_status(model, StatusChange::PushedBack { to: q });
-                self.walk(&Mover::Model(Id::from(model)), &[at, q], true);
-            }
-        }
-    }
-
-    /// Shaken: at once a Move action as far as possible from the cause; may not attack it this
-    /// round.
-    pub fn shaken(&mut self, model: &str, cause_unit: &str) {
-        self.set_status(
-            model,
-            StatusChange::Shaken {
-                by: Id::from(cause_unit),
-            },
-        );
-        let Some((u, m)) = self.st.find_model(model) else {
-            return;
-        };
-        let (owner, at) = (u.side, m.pos);
-        let movement = self.stats(owner, m).movement;
-        let cause: Vec<Pos> = self
-            .st
-            .unit(cause_unit)
-            .map(|u| u.models.iter().map(|m| m.pos).collect())
-            .unwrap_or_default();
-        if cause.is_empty() || movement == 0 {
-            return;
-        }
-        let map = self.map();
-        let o = self.obstacles();
-        let far = |p: Pos| cause.iter().map(|&c| p.distance(c)).min().unwrap_or(0);
-        let reach = reachable(&map, &o, at, movement);
-        let best = reach.iter().map(|&(p, _)| far(p)).max().unwrap_or(0);
-        let options: Vec<Pos> = reach
-            .iter()
-            .filter(|&&(p, _)| far(p) == best)
-            .map(|&(p, _)| p)
-            .collect();
-        if options.contains(&at) {
-            return;
-        }
-        if let Some(dest) = self.ask_square(
-            owner,
-            DecisionKind::Destination,
-            format!("{model} is Shaken: where does it flee?"),
-            options,
-        ) {
-            if let Some(path) = crate::board::movement::shortest_path(&map, &o, at, dest) {
-                self.walk(&Mover::Model(Id::from(model)), &path, true);
-            }
         }
     }
 }

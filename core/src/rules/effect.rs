@@ -47,7 +47,7 @@ impl<'a> BehaviourCtx<'_, 'a> {
 impl BehaviourCtx<'_, '_> {
     /// Room for one more effect in this call (`max_effects`), counted before anything
     /// changes: past it the call fails where it asked (docs/SANDBOX.md).
-    fn room(&mut self) -> Result<(), BehaviourError> {
+    pub(in crate::rules) fn room(&mut self) -> Result<(), BehaviourError> {
         let most = self.state().rules.max_effects;
         if self.effects >= most {
             return err(format!(

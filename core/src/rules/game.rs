@@ -202,6 +202,14 @@ impl Engine<'_> {
                 ..
             } => (*unit, *kind, *continuing),
             Plan::Attack { unit, kind, .. } => (*unit, *kind, false),
+            Plan::HazardAttack { unit, kind, .. } => {
+                let k = if *kind == AttackKind::Shoot {
+                    ActionKind::Shoot
+                } else {
+                    ActionKind::Melee
+                };
+                (*unit, k, false)
+            }
             Plan::Overwatch { unit } | Plan::Interact { unit, .. } => {
                 (*unit, kind_or(action), false)
             }
@@ -242,6 +250,12 @@ impl Engine<'_> {
                 let r = self.attack(&id, t, attack, Vec::new());
                 debug_assert!(r.is_ok(), "a checked attack refused: {r:?}");
             }
+            Plan::HazardAttack {
+                token,
+                kind,
+                models,
+                ..
+            } => self.attack_hazard(&id, &token, kind, &models),
             Plan::Overwatch { .. } => self.overwatch(&id),
             Plan::Interact { model, .. } => self.interact(&id, &model),
         }

@@ -230,31 +230,51 @@ impl Engine<'_> {
             self.st.cards.discard.push(card);
         }
         if let Some(play) = def.play.clone() {
-            let moment = Moment {
-                unit,
-                at,
-                round: self.st.round,
-                card: Some(card),
-                ..Default::default()
-            };
-            let saved_actor = self.actor;
-            self.actor = Side::Overmind;
-            self.depth += 1;
-            let result = {
-                let mut ctx = BehaviourCtx::for_trigger(self, unit.unwrap_or_default(), card);
-                play.fire(&mut ctx, &moment)
-            };
-            self.depth -= 1;
-            self.actor = saved_actor;
-            if let Err(e) = result {
-                self.emit(Event::CardFailed {
-                    card,
-                    reason: bounded(&e.message, MAX_REASON_BYTES),
-                });
-            }
+            self.run_play(card, &play, unit, at, Side::Overmind);
         }
         self.check_reveals();
         self.check_victory();
+    }
+
+    /// Run `card`'s `play` for `side` (whose doing what it uncovers is), on `unit` or `at`: as
+    /// a trigger runs, a failure announced by `card_failed` and what it did before standing.
+    pub(crate) fn run_play(
+        &mut self,
+        card: Id,
+        play: &std::rc::Rc<dyn crate::rules::trigger::Trigger>,
+        unit: Option<Id>,
+        at: Option<Pos>,
+        side: Side,
+    ) {
+        let moment = Moment {
+            unit,
+            at,
+            round: self.st.round,
+            card: Some(card),
+            ..Default::default()
+        };
+        if self.depth >= self.st.rules.max_behaviour_depth {
+            self.emit(Event::CardFailed {
+                card,
+                reason: "triggers and behaviours are nested too deep (max_behaviour_depth)".into(),
+            });
+            return;
+        }
+        let saved_actor = self.actor;
+        self.actor = side;
+        self.depth += 1;
+        let result = {
+            let mut ctx = BehaviourCtx::for_trigger(self, unit.unwrap_or_default(), card);
+            play.fire(&mut ctx, &moment)
+        };
+        self.depth -= 1;
+        self.actor = saved_actor;
+        if let Err(e) = result {
+            self.emit(Event::CardFailed {
+                card,
+                reason: bounded(&e.message, MAX_REASON_BYTES),
+            });
+        }
     }
 }
 

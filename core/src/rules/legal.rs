@@ -145,6 +145,16 @@ impl Game {
                     .filter(|u| u.side != side)
                     .flat_map(|u| u.models.iter().map(|m| m.id))
                     .chain(st.blips.iter().map(|b| b.id))
+                    // Hazard tokens (docs/RULES.md §14.1), unless a unit or Blip has the name.
+                    .chain(
+                        st.tokens
+                            .iter()
+                            .filter(|t| {
+                                crate::rules::hazard::hazard_token(st, content, &t.id).is_some()
+                                    && crate::rules::validate::target_of(st, &t.id).is_err()
+                            })
+                            .map(|t| t.id),
+                    )
                     .collect();
                 for t in &targets {
                     for a in [

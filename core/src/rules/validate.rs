@@ -395,6 +395,13 @@ pub(crate) enum Plan {
         target: Id,
         kind: ActionKind,
     },
+    /// A Shoot or Melee action of `unit` on the Hazard token `token`, made by `models`.
+    HazardAttack {
+        unit: Id,
+        token: Id,
+        kind: AttackKind,
+        models: Vec<Id>,
+    },
     Overwatch {
         unit: Id,
     },
@@ -650,6 +657,20 @@ fn plan_action(
             } else {
                 AttackKind::Melee
             };
+            // A Hazard token, when no unit, model or Blip has that name (docs/RULES.md §14.1).
+            if target_of(st, target).is_err() {
+                if let Some(token) = crate::rules::hazard::hazard_token(st, content, target) {
+                    let models = crate::rules::hazard::check_hazard_attack(
+                        st, content, o, unit, token, attack,
+                    )?;
+                    return Ok(Plan::HazardAttack {
+                        unit: unit.id,
+                        token: token.id,
+                        kind: attack,
+                        models,
+                    });
+                }
+            }
             check_unit_attack(st, content, o, unit, target, attack)?;
             let (_, _, target) = target_of(st, target)?;
             Ok(Plan::Attack {
@@ -782,7 +803,9 @@ pub(crate) fn check_attack(
             !fighters(st, o, unit, at, target_unit.map(|u| u.id.as_str())).is_empty()
         }
         AttackKind::Shoot | AttackKind::Overwatch => !shooters(st, content, o, unit, at).is_empty(),
-        AttackKind::Fear => true,
+        // Fear and Psychic attacks need no Line of Sight here: the behaviour or ability that
+        // makes them says who (docs/RULES.md §6.7, §6.8).
+        AttackKind::Fear | AttackKind::Psychic => true,
     };
     if ok {
         return Ok(());

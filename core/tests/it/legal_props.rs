@@ -76,6 +76,29 @@ fn content() -> Content {
             text: String::new(),
         },
     );
+    // A hazard, which a Melee or Shoot may target (docs/RULES.md §14.1), and a Hazard card.
+    c.tokens.insert(
+        "mine".into(),
+        TokenKind {
+            id: "mine".into(),
+            name: "Mine".into(),
+            class: TokenClass::Hazard,
+            symbol: '!',
+            text: String::new(),
+        },
+    );
+    c.cards.insert(
+        "blast".into(),
+        CardDef {
+            id: "blast".into(),
+            name: "blast".into(),
+            text: String::new(),
+            deck: Deck::Hazard,
+            target: CardTarget::None,
+            copies: 2,
+            play: Some(Rc::new(Nothing)),
+        },
+    );
     c.triggers.push(TriggerDef {
         source: "cache".into(),
         owner: Owner::Token("cache".into()),
@@ -89,7 +112,7 @@ fn content() -> Content {
 /// changed at random as content may change it.
 fn mid_game(c: &Content, seed: u64, plies: usize, shaken: bool) -> Game {
     let mut s = demo_setup();
-    s.decks = vec![Deck::Mutation, Deck::HiddenAgenda];
+    s.decks = vec![Deck::Mutation, Deck::HiddenAgenda, Deck::Hazard];
     let st = s.start(c, seed).expect("the demo starts");
     let mut g = Game::new(st, "demo", seed);
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
@@ -170,6 +193,24 @@ fn shake(g: &mut Game, c: &Content, rng: &mut ChaCha8Rng) {
             symbol: '$',
         });
     }
+    // Hazards near the Heroes, where a Shoot or a Melee can reach them.
+    let heroes: Vec<Pos> = st.hero_models().map(|m| m.pos).collect();
+    for i in 0..rng.random_range(0..4) {
+        let Some(&h) = heroes.get(rng.random_range(0..heroes.len().max(1))) else {
+            break;
+        };
+        let at = Pos::new(
+            (h.x + rng.random_range(-4..=4)).clamp(0, st.map.width() - 1),
+            (h.y + rng.random_range(-4..=4)).clamp(0, st.map.height() - 1),
+        );
+        st.tokens.push(Token {
+            id: Id::from(&format!("mine{i}")),
+            kind: Id::from("mine"),
+            pos: at,
+            carried_by: None,
+            symbol: '!',
+        });
+    }
     let cards: Vec<Id> = c
         .cards
         .values()
@@ -244,6 +285,7 @@ fn candidates(g: &Game, c: &Content) -> Vec<Action> {
         .filter(|u| u.side != side)
         .flat_map(|u| u.models.iter().map(|m| m.id))
         .chain(st.blips.iter().map(|b| b.id))
+        .chain(st.tokens.iter().map(|t| t.id))
         .collect();
     for &a in &actors {
         for &t in &targets {

@@ -545,6 +545,49 @@ impl Args {
         }
     }
 
+    /// `{ cv = n, defence = bool }` of a Psychic attack: its Combat Value (required) and
+    /// whether the target may roll its Defence (default `false`, docs/RULES.md §6.8).
+    pub(crate) fn psychic_options(&self, i: usize) -> mlua::Result<(u32, bool)> {
+        let v = self.get(i);
+        let Value::Table(t) = v else {
+            return self.bad("options", "a table { cv = n, defence = bool }", v);
+        };
+        let mut unknown = Vec::new();
+        for pair in t.pairs::<Value, Value>() {
+            let (k, _) = pair?;
+            if !matches!(&k, Value::String(s) if matches!(s.as_bytes().as_ref(), b"cv" | b"defence"))
+            {
+                unknown.push(describe_key(&k));
+            }
+        }
+        unknown.sort();
+        if let Some(k) = unknown.first() {
+            return err(format!(
+                "{}: unknown option {k} (options: cv, defence)",
+                self.func
+            ));
+        }
+        let most = overmind_core::psychic::MAX_PSYCHIC_CV;
+        let cv: Value = t.raw_get("cv")?;
+        let cv = match as_int(&cv).and_then(|n| u32::try_from(n).ok()) {
+            Some(n) if (1..=most).contains(&n) => n,
+            _ => {
+                return self.bad(
+                    "options.cv",
+                    &format!("a whole number from 1 to {most}"),
+                    &cv,
+                )
+            }
+        };
+        let defence: Value = t.raw_get("defence")?;
+        let defence = match defence {
+            Value::Nil => false,
+            Value::Boolean(b) => b,
+            other => return self.bad("options.defence", "a boolean or nil", &other),
+        };
+        Ok((cv, defence))
+    }
+
     /// The options of `game:choose`: the values themselves and the choices the Overmind sees.
     pub(crate) fn choices(&self, i: usize, name: &str) -> mlua::Result<(Vec<Value>, Vec<Choice>)> {
         let v = self.get(i);

@@ -7,7 +7,7 @@ use super::call::{
     charge, los_units, model_units, search_units, sight_units, with_ctx, Calls, MODEL_UNITS,
 };
 use super::rules::RulesRef;
-use super::shape::{ROLLS, SIDES, STATS, STATUSES, TERRAINS, UNTILS};
+use super::shape::{EVENT_DECKS, ROLLS, SIDES, STATS, STATUSES, TERRAINS, UNTILS};
 use super::storage;
 use super::unit::UnitRef;
 use super::{method, Class, Field, FieldDoc, FnDoc, Method, Param, Ret};
@@ -391,6 +391,47 @@ fn damage(lua: &Lua, _: &GameRef, a: MultiValue) -> mlua::Result<MultiValue> {
             .map_err(|e| core_err("damage", &e))
     })?;
     args::none()
+}
+
+fn psychic_attack(lua: &Lua, _: &GameRef, a: MultiValue) -> mlua::Result<MultiValue> {
+    let a = Args::new("psychic_attack", a);
+    a.at_most(3)?;
+    let unit = a.unit(0, "unit")?;
+    let target = a.target(1, "target")?;
+    let (cv, defends) = a.psychic_options(2)?;
+    with_ctx(lua, move |lua, ctx| {
+        // The damage may kill and reveal: both walk the models.
+        charge(lua, model_units(ctx))?;
+        ctx.psychic_attack(&unit, &target, cv, defends)
+            .map_err(|e| core_err("psychic_attack", &e))
+    })?;
+    args::none()
+}
+
+fn draw_card(lua: &Lua, _: &GameRef, a: MultiValue) -> mlua::Result<MultiValue> {
+    let a = Args::new("draw_card", a);
+    a.at_most(3)?;
+    let deck = a.one_of(0, "deck", &EVENT_DECKS)?;
+    let unit = if a.is_nil(1) {
+        None
+    } else {
+        Some(a.unit(1, "unit")?)
+    };
+    let at = if a.is_nil(2) {
+        None
+    } else {
+        Some(a.pos(2, "square")?)
+    };
+    let card = with_ctx(lua, move |lua, ctx| {
+        // The card's effect may kill and reveal: both walk the models.
+        charge(lua, model_units(ctx))?;
+        ctx.draw_card(deck, unit.as_deref(), at)
+            .map_err(|e| core_err("draw_card", &e))
+    })?;
+    match card {
+        Some(id) => args::one(id.to_string(), lua),
+        None => args::one(Value::Nil, lua),
+    }
 }
 
 fn heal(lua: &Lua, _: &GameRef, a: MultiValue) -> mlua::Result<MultiValue> {
@@ -877,6 +918,42 @@ pub(crate) static GAME: Class<GameRef> = Class {
                       triggers follow. Raises an error for a model not on the map.",
             },
             make: |lua| method(lua, damage),
+        },
+        Method {
+            doc: FnDoc {
+                name: "psychic_attack",
+                params: &[
+                    Param { name: "unit", ty: "Unit|string", doc: "The attacking unit (a Hero's or an Alien Unit), on the map." },
+                    Param { name: "target", ty: "Model|Unit|Blip|string", doc: "A model of the other side (a unit: its first model), or, for a Hero, a face-down Blip." },
+                    Param { name: "options", ty: "{ cv: integer, defence: boolean? }", doc: "`cv`: the attack's Combat Value (1 to 20); `defence = true` lets the target roll its Defence." },
+                ],
+                returns: &[],
+                doc: "A Psychic attack (docs/RULES.md §6.8), for abilities: no Line of Sight or \
+                      range needed, the target rolls no Defence unless `defence` says it may, \
+                      hits allocated as any attack's; an `attack` event of kind `psychic`. On a \
+                      Blip it is a damage-triggered reveal: the revealed unit takes the damage, \
+                      then its behaviour (§7.6). Made in an Alien Behaviour it rolls the \
+                      behaviour penalty. Raises an error for a unit or target not on the map, or a \
+                      target of the unit's own side.",
+            },
+            make: |lua| method(lua, psychic_attack),
+        },
+        Method {
+            doc: FnDoc {
+                name: "draw_card",
+                params: &[
+                    Param { name: "deck", ty: "\"hazard\"|\"item\"|\"exploration\"", doc: "The event deck." },
+                    Param { name: "unit", ty: "Unit|string|nil", doc: "The unit that draws it (its card's `ctx.unit`), if any." },
+                    Param { name: "square", ty: "Model|Blip|Pos|nil", doc: "Where (its card's `ctx.at`), if anywhere." },
+                ],
+                returns: &[Ret { ty: "string?", doc: "The card drawn, or nil when the mission deals no such deck (or it holds no card)." }],
+                doc: "An effect (docs/RULES.md §15.8): the top card of a Hazard, Item or \
+                      Exploration deck is drawn face up (`card_turned`) and its `play(game, ctx)` \
+                      runs at once, for the side of `unit` (the Heroes' when none); an empty draw \
+                      pile takes its discard pile, shuffled. How an item token or a building \
+                      explored draws its card.",
+            },
+            make: |lua| method(lua, draw_card),
         },
         Method {
             doc: FnDoc {

@@ -59,10 +59,13 @@ impl ScriptHost {
         };
         let playable = matches!(t.raw_get::<Value>("play"), Ok(Value::Function(_)));
         let hooks = HookSet::read(&script, &def, path, Owner::Card(Id::from(id.as_str())));
-        if deck == Deck::Mutation && !playable && hooks.hooks.is_empty() {
+        if (deck == Deck::Mutation || deck.is_event()) && !playable && hooks.hooks.is_empty() {
             let at = crate::api::shape::Invalid::new(
                 vec!["play".to_string()],
-                "a mutation card does nothing without `play = function(game, ctx) ... end` or `on = { ... }`",
+                format!(
+                    "a {} card does nothing without `play = function(game, ctx) ... end` or `on = {{ ... }}`",
+                    deck.name()
+                ),
             );
             return Err(Broken::Invalid {
                 def,
@@ -75,6 +78,20 @@ impl ScriptHost {
             let at = crate::api::shape::Invalid::new(
                 vec![field.to_string()],
                 "a hidden_agenda card is never played: it acts through `on = { ... }` (e.g. `victory_check`)",
+            );
+            return Err(Broken::Invalid {
+                def,
+                problems: vec![at],
+                lists: Vec::new(),
+            });
+        }
+        if deck.is_event() && target != CardTarget::None {
+            let at = crate::api::shape::Invalid::new(
+                vec!["target".to_string()],
+                format!(
+                    "a {} card is drawn, not played on a target: its `ctx.unit` and `ctx.at` say who drew it and where",
+                    deck.name()
+                ),
             );
             return Err(Broken::Invalid {
                 def,

@@ -80,6 +80,28 @@ pub(super) const EVENTS: &[(&str, &[&str])] = &[
     ("card_revealed", &["card", "name"]),
     ("interrupted", &["discarded", "hand"]),
     ("interrupt_ended", &[]),
+    (
+        "card_turned",
+        &["deck", "card", "name", "unit", "at", "left"],
+    ),
+    (
+        "hazard_attack",
+        &[
+            "attacker",
+            "token",
+            "kind",
+            "at",
+            "cv",
+            "dice",
+            "faces",
+            "upgraded",
+            "hits",
+            "crits",
+            "damage",
+            "destroyed",
+            "from",
+        ],
+    ),
     // Every effect has `source` and `effect`; the rest depend on the effect.
     (
         "effect",
@@ -427,6 +449,29 @@ mod tests {
                 hand: 3,
             },
             Event::InterruptEnded,
+            Event::CardTurned {
+                deck: overmind_core::Deck::Hazard,
+                card: overmind_core::Id::from(s()),
+                name: s(),
+                unit: Some(overmind_core::Id::from(s())),
+                at: Some(Pos::new(1, 1)),
+                left: 2,
+            },
+            Event::HazardAttack {
+                attacker: overmind_core::Id::from(s()),
+                token: overmind_core::Id::from(s()),
+                kind: overmind_core::AttackKind::Shoot,
+                at: Pos::new(1, 1),
+                cv: 2,
+                dice: 2,
+                faces: Vec::new(),
+                upgraded: 0,
+                hits: 1,
+                crits: 1,
+                damage: 2,
+                destroyed: true,
+                from: Vec::new(),
+            },
         ];
         assert_eq!(all.len(), EVENTS.len(), "one table row per event kind");
         // A new kind of event fails to compile here until it is in the list above.
@@ -474,7 +519,9 @@ mod tests {
                 | Event::CardLeftPlay { .. }
                 | Event::CardRevealed { .. }
                 | Event::Interrupted { .. }
-                | Event::InterruptEnded => {}
+                | Event::InterruptEnded
+                | Event::CardTurned { .. }
+                | Event::HazardAttack { .. } => {}
             }
         }
         for e in all {

@@ -34,6 +34,8 @@ struct RawScenario {
     #[serde(default)]
     units: Vec<RawUnit>,
     tokens: Option<Vec<RawToken>>,
+    /// The decks dealt (docs/RULES.md §15), as a mission's `decks`: they replace the mission's.
+    decks: Option<Vec<Spanned<String>>>,
     /// The Overmind's hand at the start (docs/RULES.md §15): Mutation card ids.
     hand: Option<Vec<Spanned<String>>>,
     /// The Overmind's Hidden Agenda, face down.
@@ -653,6 +655,29 @@ fn build(
     let units = units(set, src, &raw, &mut problems);
     let units_ok = problems.len() == before_units;
     setup.aliens = units.iter().map(|(_, a)| a.clone()).collect();
+    if let Some(decks) = &raw.decks {
+        setup.decks.clear();
+        for d in decks {
+            match overmind_core::card::Deck::named(d.get_ref()) {
+                Some(deck) if !setup.decks.contains(&deck) => setup.decks.push(deck),
+                Some(_) => problems.push(src.problem(&d.span(), "this deck is named twice")),
+                None => {
+                    let known: Vec<&str> = overmind_core::card::Deck::ALL
+                        .iter()
+                        .map(|d| d.name())
+                        .collect();
+                    problems.push(src.problem(
+                        &d.span(),
+                        format!(
+                            "no deck named {:?} (decks: {})",
+                            d.get_ref(),
+                            known.join(", ")
+                        ),
+                    ));
+                }
+            }
+        }
+    }
     setup.hand = raw
         .hand
         .as_ref()

@@ -701,3 +701,63 @@ fn a_move_target_off_the_map_says_so_and_a_square_out_of_reach_says_why() {
         },
     );
 }
+
+#[test]
+fn a_behaviours_psychic_attack_rolls_no_defence_and_the_behaviour_penalty() {
+    let p = run(
+        r#"return behaviour {
+  id = "subject", name = "SUBJECT", text = "A Psy blast (docs/RULES.md §6.8).",
+  perform = function(unit, game)
+    game:psychic_attack(unit, game:heroes()[1], { cv = 3 })
+  end,
+}"#,
+        1,
+    );
+    assert!(failures(&p.events).is_empty(), "{:#?}", p.events);
+    let psychic: Vec<(u32, u32, u32, u32)> = p
+        .events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Attack {
+                kind: AttackKind::Psychic,
+                cv,
+                dice,
+                penalty,
+                defence_dice,
+                ..
+            } => Some((*cv, *dice, *penalty, *defence_dice)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(psychic, [(3, 2, 1, 0)], "CV 3, one die fewer, no defence");
+}
+
+#[test]
+fn psychic_attack_refuses_its_own_blip_and_a_bad_cv() {
+    for (script, want) in [
+        (
+            "game:psychic_attack(unit, game:blips()[1], { cv = 2 })",
+            "the Overmind cannot attack its own Blips",
+        ),
+        (
+            "game:psychic_attack(unit, game:heroes()[1], { cv = 0 })",
+            "options.cv must be a whole number from 1 to 20",
+        ),
+        (
+            "game:psychic_attack(unit, game:heroes()[1], { cv = 2, range = 3 })",
+            "unknown option 'range' (options: cv, defence)",
+        ),
+        (
+            "game:draw_card(\"mutation\", unit)",
+            "deck must be one of \"hazard\", \"item\", \"exploration\"",
+        ),
+    ] {
+        let source = format!(
+            "return behaviour {{\n  id = \"subject\", name = \"SUBJECT\", text = \"Fails.\",\n  perform = function(unit, game)\n    {script}\n  end,\n}}"
+        );
+        let p = run(&source, 1);
+        let f = failure(&p);
+        assert!(f.contains(want), "{script}: {f}");
+        untouched(&p);
+    }
+}

@@ -208,17 +208,17 @@ pub static TRIGGER_DEF: Shape = Shape {
 /// `card { ... }`.
 pub static CARD_DEF: Shape = Shape {
     name: "CardDef",
-    doc: "What `card { ... }` takes: one card (`cards/*.lua`) of a deck a mission deals (its `decks = [...]`). A `mutation` card is drawn into the Overmind's hand and played (`play CARD [TARGET]`); a `hidden_agenda` is dealt face down, one per game, and acts through its hooks.",
+    doc: "What `card { ... }` takes: one card (`cards/*.lua`) of a deck a mission deals (its `decks = [...]`). A `mutation` card is drawn into the Overmind's hand and played (`play CARD [TARGET]`); a `hidden_agenda` is dealt face down, one per game, and acts through its hooks; a `hazard`, `item` or `exploration` card is drawn face up when a Hazard token is destroyed or content calls `game:draw_card`, and its `play` applies at once (docs/RULES.md §15.8).",
     parent: None,
     key: "field",
     fields: &[
         ShapeField { name: "id", ty: "string", doc: "The card's id (commands, `game.storage` and the log name it): `a-z`, `0-9`, `_`.", required: true, rule: Rule::Id },
         NAME,
         TEXT,
-        ShapeField { name: "deck", ty: "Deck", doc: "Its deck: `mutation` or `hidden_agenda`.", required: true, rule: Rule::OneOf(&DECKS) },
+        ShapeField { name: "deck", ty: "Deck", doc: "Its deck: `mutation`, `hidden_agenda`, `hazard`, `item` or `exploration`.", required: true, rule: Rule::OneOf(&DECKS) },
         ShapeField { name: "target", ty: "CardTarget?", doc: "What `play` names with it: `none` (the default), `alien` (a revealed Alien Unit), `hero`, or `square`.", required: false, rule: Rule::OneOf(&CARD_TARGETS) },
         ShapeField { name: "copies", ty: "integer?", doc: "Copies of it in its deck, 1 (the default) to 10.", required: false, rule: Rule::Int { min: 1, max: 10 } },
-        ShapeField { name: "play", ty: "(fun(game: Game, ctx: PlayContext))?", doc: "What playing it does, run as a hook is (same sandbox, budgets and `game.storage`); an error ends it there (`card_failed` with its `path:line`) and what it did before stands. A `mutation` card needs `play` or `on`.", required: false, rule: Rule::Func },
+        ShapeField { name: "play", ty: "(fun(game: Game, ctx: PlayContext))?", doc: "What playing it does, run as a hook is (same sandbox, budgets and `game.storage`); an error ends it there (`card_failed` with its `path:line`) and what it did before stands. A `mutation`, `hazard`, `item` or `exploration` card needs `play` or `on`; a drawn card's `ctx.unit` is the unit that drew it and `ctx.at` the square.", required: false, rule: Rule::Func },
         ShapeField { name: "on", ty: "CardHooks?", doc: "Hooks that act while the card is in play (a played card until the end of the round; a Hidden Agenda all game: its `victory_check` or `round_end` may `game:declare_winner(\"overmind\", ...)`).", required: false, rule: Rule::Table(&CARD_HOOKS) },
     ],
 };

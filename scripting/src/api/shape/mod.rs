@@ -26,8 +26,8 @@ pub use moments::{
 };
 pub(crate) use names::effect;
 pub use names::{
-    ATTACK_KINDS, CARD_TARGETS, DECKS, EFFECTS, ROLLS, SIDES, STATS, STATUSES, TERRAINS,
-    TOKEN_CLASSES, UNTILS,
+    ATTACK_KINDS, CARD_TARGETS, DECKS, EFFECTS, EVENT_DECKS, ROLLS, SIDES, STATS, STATUSES,
+    TERRAINS, TOKEN_CLASSES, UNTILS,
 };
 pub use rule::{Rule, Shape, ShapeField};
 pub use values::{ATTACK_OPTIONS, POS, SQUARE, TOKEN};

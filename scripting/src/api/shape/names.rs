@@ -61,6 +61,9 @@ pub static TOKEN_CLASSES: Names = LazyLock::new(|| names(&TokenClass::ALL, Token
 /// The decks a card may belong to (`overmind_core::card::Deck`'s names).
 pub static DECKS: Names = LazyLock::new(|| names(&Deck::ALL, Deck::name));
 
+/// The decks drawn face up, one card at a time (`game:draw_card`).
+pub static EVENT_DECKS: Named<Deck> = LazyLock::new(|| named(&Deck::EVENT, Deck::name));
+
 /// What a card may be played on (`overmind_core::card::CardTarget`'s names).
 pub static CARD_TARGETS: Names = LazyLock::new(|| names(&CardTarget::ALL, CardTarget::name));
 
