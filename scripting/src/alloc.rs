@@ -11,7 +11,9 @@
 //! quadratic time over more keys than that. Hash parts are charged quadratically in their
 //! size (a rebuild reinserts every key, and colliding keys make that quadratic), and
 //! reallocations to the same size (a table rebuilt around an array part it keeps, which Lua
-//! scans whole) are charged like growth.
+//! scans whole) are charged like new blocks. Growing a block in place is not charged: the
+//! collector shrinks stacks whenever it runs, and what regrowing them costs must not depend on
+//! when that was (it differs between two Lua states playing the same game).
 //!
 //! The shim delegates every request to the allocator mlua installed (with its user data), so
 //! mlua's own accounting and memory limit keep working. It is removed again when the
@@ -204,11 +206,16 @@ unsafe extern "C" fn shim_alloc(
                 data.counters.note_hash_part(nsize);
             }
         }
-        // New blocks and growth copy or clear `nsize` bytes; a reallocation to the same size is
-        // a table being rebuilt around an array part that keeps its size, which Lua scans
-        // whole first (`numusearray`). Shrinking is not charged: the collector shrinks stacks
-        // and the string table whenever it runs, which must not move a budget's end.
-        if new_object || nsize >= osize {
+        // New blocks copy or clear `nsize` bytes; a reallocation to the same size is a table
+        // being rebuilt around an array part that keeps its size, which Lua scans whole first
+        // (`numusearray`). Growing a block in place is not charged: the collector shrinks
+        // stacks and the string table whenever it runs, and regrowing them after a shrink
+        // would charge a call for when the collector last ran, which differs between two Lua
+        // states playing the same game (their hash layouts differ with the addresses). What a
+        // grown block costs is paid for otherwise: each stack slot and array element by the
+        // instructions that filled it (growth doubles, so the copies total less than that), a
+        // string buffer by the string it becomes.
+        if new_object || nsize == osize {
             data.counters.note(nsize);
         }
     }
