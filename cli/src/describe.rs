@@ -237,6 +237,13 @@ fn sentence(e: &Event) -> Option<String> {
             )
         }
         Event::DecoyRemoved { blip, .. } => format!("the Decoy {blip} is removed"),
+        Event::WallDestroyed { model, edges, .. } => {
+            let gap: Vec<String> = edges.iter().map(|[a, b]| format!("{a}|{b}")).collect();
+            format!(
+                "{model} destroys a wall: Ruined Walls between {}; the building is a Ruin",
+                gap.join(" and ")
+            )
+        }
         Event::ModelsPlaced {
             unit,
             type_id,

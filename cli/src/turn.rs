@@ -174,6 +174,7 @@ pub fn group(actions: &[Action]) -> Vec<LegalGroup> {
             Action::Melee { unit, target } => ("melee", Some(unit), None, Some(target)),
             Action::Overwatch { unit } => ("overwatch", Some(unit), None, None),
             Action::Interact { unit } => ("interact", Some(unit), None, None),
+            Action::DestroyWall { unit } => ("destroy", Some(unit), None, None),
             Action::Flip { unit } => ("flip", Some(unit), None, None),
             Action::End => ("end", None, None, None),
             // Author tools are never listed as legal; kept apart if they ever are.

@@ -43,6 +43,11 @@ pub enum Action {
     Flip {
         unit: Id,
     },
+    /// An XXL model's Interact action: destroy a wall of a building it stands against
+    /// (docs/RULES.md §5.4); `unit` names the unit or the model.
+    DestroyWall {
+        unit: Id,
+    },
     /// End the current activation; with none under way, end the side's phase.
     End,
     /// The Overmind plays a card from its hand (docs/RULES.md §15.3), on a unit (`target`) or
@@ -110,6 +115,7 @@ impl Action {
             | Action::Melee { unit, .. }
             | Action::Overwatch { unit }
             | Action::Interact { unit }
+            | Action::DestroyWall { unit }
             | Action::Flip { unit } => Some(unit),
             Action::End
             | Action::Perform { .. }

@@ -189,7 +189,7 @@ impl Engine<'_> {
             from.push(m.pos);
             match kind {
                 AttackKind::Shoot | AttackKind::Overwatch => {
-                    let d = m.pos.distance(at);
+                    let d = validate::reach(self.st, m, at);
                     let (part, band) = match s.shoot {
                         Some(sh) if d <= sh.short.range => (sh.short.cv, Some(RangeBand::Short)),
                         Some(sh) if d <= sh.long.range => (sh.long.cv, Some(RangeBand::Long)),
@@ -232,7 +232,7 @@ impl Engine<'_> {
         effects.dedup();
         let rules = std::sync::Arc::clone(&self.st.rules);
         if matches!(kind, AttackKind::Shoot | AttackKind::Overwatch) {
-            if let Some(b) = self.st.map.building(at) {
+            if let Some(b) = self.st.map.intact_building(at) {
                 if from.iter().all(|&p| self.st.map.building(p) != Some(b))
                     && rules.building_penalty > 0
                 {
@@ -480,12 +480,20 @@ impl Engine<'_> {
     }
 
     fn apply_effect(&mut self, model: &str, e: Effect, by_unit: &str, from: Pos) {
+        if self.immune_to_effects(model) {
+            return;
+        }
         match e {
             Effect::KnockDown => self.set_status(model, StatusChange::KnockedDown),
             Effect::Stun => self.set_status(model, StatusChange::Stunned),
             Effect::Shaken => self.shaken(model, by_unit),
             Effect::PushBack => self.push_back(model, from),
         }
+    }
+
+    /// XXL models ignore the four Special Combat Effects (docs/RULES.md §4.4).
+    fn immune_to_effects(&self, model: &str) -> bool {
+        self.st.find_model(model).is_some_and(|(_, m)| m.xxl)
     }
 
     /// Push Back: the owner moves the model to one of the 3 squares away from the attacker;

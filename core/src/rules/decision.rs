@@ -31,6 +31,8 @@ pub enum DecisionKind {
     Confirm,
     /// Which of several shortest paths a move takes to its square (docs/RULES.md §4.2).
     Path,
+    /// Which wall an XXL model destroys, when more than one qualifies (docs/RULES.md §5.4).
+    Wall,
 }
 
 /// One option of a decision.

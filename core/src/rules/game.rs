@@ -198,9 +198,9 @@ impl Engine<'_> {
                 ..
             } => (*unit, *kind, *continuing),
             Plan::Attack { unit, kind, .. } => (*unit, *kind, false),
-            Plan::Overwatch { unit } | Plan::Interact { unit, .. } => {
-                (*unit, kind_or(action), false)
-            }
+            Plan::Overwatch { unit }
+            | Plan::Interact { unit, .. }
+            | Plan::DestroyWall { unit, .. } => (*unit, kind_or(action), false),
             Plan::Flip { blip } => (*blip, ActionKind::Flip, false),
         };
         if !continuing {
@@ -240,6 +240,7 @@ impl Engine<'_> {
             }
             Plan::Overwatch { .. } => self.overwatch(&id),
             Plan::Interact { model, .. } => self.interact(&id, &model),
+            Plan::DestroyWall { model, walls, .. } => self.destroy_wall(&id, &model, walls),
         }
         self.check_reveals();
         self.check_victory();

@@ -28,6 +28,7 @@ pub(super) const EVENTS: &[(&str, &[&str])] = &[
         ],
     ),
     ("decoy_removed", &["blip", "at"]),
+    ("wall_destroyed", &["unit", "model", "building", "edges"]),
     ("models_placed", &["unit", "type", "models"]),
     ("model_lost", &["unit", "reason"]),
     ("unit_spawned", &["unit", "type", "models", "source"]),
@@ -255,6 +256,12 @@ mod tests {
                 blip: overmind_core::Id::from(s()),
                 at: p,
             },
+            Event::WallDestroyed {
+                unit: overmind_core::Id::from(s()),
+                model: overmind_core::Id::from(s()),
+                building: 0,
+                edges: vec![[p, p]],
+            },
             Event::ModelsPlaced {
                 unit: overmind_core::Id::from(s()),
                 type_id: overmind_core::Id::from(s()),
@@ -262,6 +269,7 @@ mod tests {
                     id: overmind_core::Id::from(s()),
                     at: p,
                     type_id: overmind_core::Id::from(s()),
+                    xxl: false,
                 }],
             },
             Event::ModelLost {
@@ -436,6 +444,7 @@ mod tests {
                 | Event::MoveStopped { .. }
                 | Event::BlipRevealed { .. }
                 | Event::DecoyRemoved { .. }
+                | Event::WallDestroyed { .. }
                 | Event::ModelsPlaced { .. }
                 | Event::ModelLost { .. }
                 | Event::UnitSpawned { .. }

@@ -92,6 +92,7 @@ fn the_example_alien_types_load_with_their_numbers() {
         melee_effects,
         shoot_effects: vec![],
         behaviours: b.iter().map(|s| s.to_string()).collect(),
+        xxl: false,
     };
     assert_eq!(
         load("stalker"),

@@ -1359,6 +1359,7 @@ mod game {
             melee_effects: vec![],
             shoot_effects: vec![],
             behaviours: vec!["probe".into()],
+            xxl: false,
         }
     }
 
