@@ -24,3 +24,4 @@ mod los_props;
 mod movement_props;
 mod setup_units;
 mod triggers;
+mod xxl;
