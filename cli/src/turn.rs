@@ -34,6 +34,7 @@ const ACTION_WORDS: &[&str] = &[
     "melee",
     "overwatch",
     "interact",
+    "destroy",
     "flip",
     "end",
     "play",

@@ -2,7 +2,9 @@
 //! oracle, symmetry, monotonicity, and valid explanations.
 
 use overmind_core::geom::footprint;
-use overmind_core::los::{base_visible, explain, Blocker, Explanation, ObstacleKind, Point, WallEdge};
+use overmind_core::los::{
+    base_visible, explain, Blocker, Explanation, ObstacleKind, Point, WallEdge,
+};
 use overmind_core::{Edge, LineOfSight, LosRule, Map, MapBuilder, Obstacles, Pos, Terrain};
 use proptest::prelude::*;
 

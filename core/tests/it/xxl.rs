@@ -73,7 +73,10 @@ fn a_two_by_two_base_does_not_pass_a_one_square_opening() {
     let o = Obstacles::new(&narrow);
     // A single square goes through the gap; the 2×2 base cannot.
     assert!(shortest_path(&narrow, &o, Pos::new(3, 0), Pos::new(3, 3)).is_some());
-    assert_eq!(block_path(&narrow, &o, Pos::new(3, 0), Pos::new(3, 2)), None);
+    assert_eq!(
+        block_path(&narrow, &o, Pos::new(3, 0), Pos::new(3, 2)),
+        None
+    );
     let wide = gap_map(true);
     let o = Obstacles::new(&wide);
     assert_eq!(
@@ -139,7 +142,8 @@ fn an_xxl_model_blocks_all_four_squares_and_is_placed_by_its_top_left_square() {
     });
     let errs = s.start(&w.content, 7).expect_err("a wall runs through it");
     assert!(
-        errs.iter().any(|e| e.to_string().contains("wall runs through")),
+        errs.iter()
+            .any(|e| e.to_string().contains("wall runs through")),
         "{errs:?}"
     );
 }
@@ -151,7 +155,10 @@ fn destroy_wall_opens_two_squares_makes_a_ruin_and_the_listing_agrees() {
     let mut c = ctl(vec![]);
     to_overmind(&mut g, &w, &mut c);
     let destroy = Action::DestroyWall { unit: "J".into() };
-    assert!(g.is_legal(&w.content, &destroy), "J stands against the wall");
+    assert!(
+        g.is_legal(&w.content, &destroy),
+        "J stands against the wall"
+    );
     assert!(g.legal_actions(&w.content).contains(&destroy));
     let b = g.state.map.building(Pos::new(4, 2));
     let events = apply(&mut g, &w, &mut c, destroy.clone());
@@ -303,4 +310,3 @@ proptest! {
         }
     }
 }
-

@@ -184,8 +184,10 @@ fn fear(lua: &Lua, this: &UnitRef, a: MultiValue) -> mlua::Result<MultiValue> {
 fn destroy_wall(lua: &Lua, this: &UnitRef, a: MultiValue) -> mlua::Result<MultiValue> {
     Args::new("destroy_wall", a).at_most(0)?;
     let this = this.clone();
-    with_ctx(lua, move |_, ctx| {
+    with_ctx(lua, move |lua, ctx| {
         acting(ctx, "destroy_wall", &this)?;
+        // A new map and the sight check after it: charged as a search of the map.
+        charge(lua, search_units(ctx))?;
         let model = ctx
             .state()
             .unit(&this.id)
