@@ -16,7 +16,7 @@ return alien_type {
   -- EXAMPLE ability, invented: BREACH — a Juggernaut that ends its activation against a
   -- building's wall tears it down (Destroy Wall, no action spent).
   on = {
-    activation_end = function(game, moment)
+    activation_end = function(_, moment)
       local unit = moment.unit
       if unit == nil then
         return

@@ -35,7 +35,6 @@ impl Pos {
 /// The squares of a model's base: its own square, or for an XXL model the 2×2 block whose
 /// top-left square is `at` (docs/RULES.md §4.4). An XXL model's position is that top-left
 /// square everywhere.
-#[must_use]
 pub fn footprint(at: Pos, xxl: bool) -> impl Iterator<Item = Pos> + Clone {
     let n = if xxl { 4 } else { 1 };
     (0..n).map(move |i| Pos::new(at.x + i % 2, at.y + i / 2))
