@@ -357,6 +357,13 @@ function Unit:shoot(target, options) end
 ---@param hero Model A Hero model.
 function Unit:fear(hero) end
 
+---Destroy Wall (docs/RULES.md §5.4): the performing unit's XXL model, standing orthogonally
+---against a building's wall along a whole side of its base, puts a Ruined Wall on both edges (an
+---opening two squares wide) and the building becomes a Ruin; the Overmind chooses when several
+---walls qualify (decision `wall`), and a Blip now in a Hero's sight is revealed at once. Raises an
+---error when the unit has no XXL model, it is Stunned, or no wall qualifies.
+function Unit:destroy_wall() end
+
 ---Moves every model of the performing unit towards the target, one by one in the order the
 ---Overmind picks (`game:model_order`); a model killed meanwhile is skipped. Raises an error when
 ---the unit has no model left.
@@ -402,6 +409,7 @@ local UnitType = {}
 ---@field x integer Its column (0 at the left).
 ---@field y integer Its row (0 at the top).
 ---@field pos Pos Its square as a fresh `{ x =, y = }` table.
+---@field xxl boolean Is it an XXL model (docs/RULES.md §4.4: its base fills the 2×2 squares whose top-left square is `pos`)?
 ---@field health integer Its Health (when the handle was made).
 ---@field knocked_down boolean Is it Knocked Down (docs/RULES.md §6.6: its next Move action is spent standing up; it cannot attack before)?
 ---@field stunned boolean Is it Stunned (docs/RULES.md §6.6: as Knocked Down, but it recovers by an Interact action and cannot defend against Melee)?
@@ -526,6 +534,7 @@ local Rules = {}
 ---@field melee_effects Effect[]? Special Combat Effects of its Melee attacks.
 ---@field shoot_effects Effect[]? Special Combat Effects of its Shoot attacks.
 ---@field behaviours string[]? Ids of the Alien Behaviours it may perform; the Overmind picks one per triggered reveal.
+---@field xxl boolean? An XXL model (docs/RULES.md §4.4): its base fills 2×2 squares, named by the top-left one; it moves as a block, is adjacent to whatever touches its base, ignores the four Special Combat Effects and may Destroy Wall (§5.4). Default false.
 ---@field on AlienHooks? Abilities of the type: triggers that run for its units' moments (a unit of the type activates, steps, is revealed, attacks, is hurt, is killed).
 
 ---How a Blip's unit of this type is made up.

@@ -95,6 +95,11 @@ pub const COMMANDS: &[(&str, &str, &str)] = &[
         "UNIT",
         "Interact: objectives, extraction, recovering from Stun",
     ),
+    (
+        "destroy",
+        "UNIT",
+        "Destroy Wall: an XXL model breaks the wall of a building it stands against (Interact)",
+    ),
     ("flip", "BLIP", "Flip a Blip Token (Overmind only)"),
     (
         "end",
@@ -323,7 +328,7 @@ pub fn parse(line: &str, names: &Names) -> Result<Command, ParseError> {
                 Action::Melee { unit, target }
             }))
         }
-        "overwatch" | "interact" | "flip" => {
+        "overwatch" | "interact" | "destroy" | "flip" => {
             let unit = match args {
                 [] if names.active.is_some() => names.active.unwrap_or_default(),
                 [u] => check_actor(name, u, names, args)?,
@@ -332,6 +337,7 @@ pub fn parse(line: &str, names: &Names) -> Result<Command, ParseError> {
             Ok(Command::Act(match name {
                 "overwatch" => Action::Overwatch { unit },
                 "interact" => Action::Interact { unit },
+                "destroy" => Action::DestroyWall { unit },
                 _ => Action::Flip { unit },
             }))
         }
@@ -542,6 +548,7 @@ pub fn text_of(a: &Action) -> String {
         Action::Melee { unit, target } => format!("melee {unit} {target}"),
         Action::Overwatch { unit } => format!("overwatch {unit}"),
         Action::Interact { unit } => format!("interact {unit}"),
+        Action::DestroyWall { unit } => format!("destroy {unit}"),
         Action::Flip { unit } => format!("flip {unit}"),
         Action::End => "end".to_string(),
         Action::Deploy => "deploy".to_string(),
@@ -801,6 +808,7 @@ mod tests {
             Action::Interact {
                 unit: "medic".into(),
             },
+            Action::DestroyWall { unit: "b3".into() },
             Action::End,
             Action::Perform {
                 unit: "b3".into(),

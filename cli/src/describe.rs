@@ -243,6 +243,13 @@ fn sentence(e: &Event) -> Option<String> {
             Side::Heroes => format!("{unit} deploys at {at}"),
             Side::Overmind => format!("Blip {unit} deploys at {at}"),
         },
+        Event::WallDestroyed { model, edges, .. } => {
+            let gap: Vec<String> = edges.iter().map(|[a, b]| format!("{a}|{b}")).collect();
+            format!(
+                "{model} destroys a wall: Ruined Walls between {}; the building is a Ruin",
+                gap.join(" and ")
+            )
+        }
         Event::ModelsPlaced {
             unit,
             type_id,

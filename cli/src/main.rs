@@ -2,6 +2,10 @@
 //! command line, runs the command and reports its error.
 
 mod cmd;
+
+/// The stack of every thread that plays games: the main thread's (8 MiB on Linux), so a
+/// game plays the same on a worker thread as at the terminal.
+pub const GAME_STACK_BYTES: usize = 8 << 20;
 mod command;
 mod describe;
 mod error;

@@ -134,7 +134,8 @@ fn edge_char(e: Edge, vertical: bool) -> (char, Style) {
         (Edge::Wall, false) => ('-', WALL),
         (Edge::Green, true) => (':', GREEN_SIDE),
         (Edge::Green, false) => ('=', GREEN_SIDE),
-        (Edge::Open, _) => (' ', Style::new()),
+        // A Ruined Wall is an opening (docs/RULES.md §5.4).
+        (Edge::Open | Edge::Ruined, _) => (' ', Style::new()),
     }
 }
 

@@ -55,8 +55,11 @@ pub fn board(state: &GameState, colour: bool) -> String {
     let mut at: HashMap<Pos, Unit> = HashMap::new();
     for u in &state.units {
         if let Some(&s) = syms.get(u.id.as_str()) {
+            // An XXL model across the four squares of its base (docs/RULES.md §4.4).
             for m in &u.models {
-                at.insert(m.pos, s);
+                for q in m.squares() {
+                    at.insert(q, s);
+                }
             }
         }
     }

@@ -34,6 +34,11 @@ fn square_of(st: &GameState, s: &Session, word: &str) -> Result<Pos, String> {
     ))
 }
 
+/// The top-left square of the XXL model whose base covers `p`, if one does.
+fn xxl_base(st: &GameState, p: Pos) -> Option<Pos> {
+    st.models().find(|m| m.xxl && m.covers(p)).map(|m| m.pos)
+}
+
 /// The board as `view` sees it, with `marks` drawn on squares that hold no unit.
 fn board(st: &GameState, marks: &HashMap<Pos, char>, colour: bool) -> String {
     let syms = screen::symbols(st);
@@ -41,7 +46,9 @@ fn board(st: &GameState, marks: &HashMap<Pos, char>, colour: bool) -> String {
     for u in &st.units {
         if let Some(&sym) = syms.get(u.id.as_str()) {
             for m in &u.models {
-                at.insert(m.pos, sym);
+                for q in m.squares() {
+                    at.insert(q, sym);
+                }
             }
         }
     }
@@ -88,7 +95,23 @@ pub fn los_text(s: &Session, view: Side, a: &str, b: &str, colour: bool) -> Resu
     }
     let rule = st.rules.los;
     let obstacles = st.cached_obstacles();
-    let visible = rule.visible(&st.map, &obstacles, pa, pb);
+    // An XXL model is seen by any one of its four squares (docs/RULES.md §4.4): the pair of
+    // squares explained is the first that sees, else the named squares.
+    let (base_a, base_b) = (xxl_base(&st, pa), xxl_base(&st, pb));
+    let squares = |p: Pos, base: Option<Pos>| -> Vec<Pos> {
+        base.map_or_else(
+            || vec![p],
+            |t| overmind_core::geom::footprint(t, true).collect(),
+        )
+    };
+    let (sa, sb) = (squares(pa, base_a), squares(pb, base_b));
+    let seeing = sa.iter().find_map(|&x| {
+        sb.iter()
+            .find(|&&y| rule.visible(&st.map, &obstacles, x, y))
+            .map(|&y| (x, y))
+    });
+    let (pa, pb) = seeing.unwrap_or((pa, pb));
+    let visible = seeing.is_some();
     let why = los::explain(rule, &st.map, &obstacles, pa, pb);
     let mut marks = HashMap::new();
     match &why {
@@ -114,6 +137,24 @@ pub fn los_text(s: &Session, view: Side, a: &str, b: &str, colour: bool) -> Resu
         "{pa} to {pb}: {}",
         if visible { "visible" } else { "blocked" }
     );
+    for (name, base) in [(a, base_a), (b, base_b)] {
+        if let Some(t) = base {
+            let all: Vec<String> = overmind_core::geom::footprint(t, true)
+                .map(|q| q.to_string())
+                .collect();
+            let _ = writeln!(
+                text,
+                "{name} is an XXL model at {t}: Line of Sight to any one of its squares ({}) is \
+                 enough; {}",
+                all.join(" "),
+                if visible {
+                    format!("{pa} to {pb} is one that sees")
+                } else {
+                    "no pair of squares sees".to_string()
+                }
+            );
+        }
+    }
     let _ = writeln!(text, "{why}");
     if matches!(why, Explanation::Visible { .. }) {
         text.push_str("(* marks the squares the sight line crosses)\n");

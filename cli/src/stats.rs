@@ -423,6 +423,7 @@ mod tests {
                     id: "b1.1".into(),
                     at: Pos::new(0, 0),
                     type_id: "stalker".into(),
+                    xxl: false,
                 }],
             },
             Event::BehaviourChosen {

@@ -107,6 +107,7 @@ fn content(id: &str, behaviour: Rc<dyn Behaviour>, spent: &Rc<Cell<Duration>>) -
             melee_effects: vec![],
             shoot_effects: vec![],
             behaviours: vec![id.into()],
+            xxl: false,
         },
     );
     c

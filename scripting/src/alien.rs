@@ -128,6 +128,7 @@ pub(crate) fn convert(t: &Table) -> Converted {
         melee_effects: effects(t, "melee_effects"),
         shoot_effects: effects(t, "shoot_effects"),
         behaviours: strings(t, "behaviours"),
+        xxl: matches!(t.get::<mlua::Value>("xxl"), Ok(mlua::Value::Boolean(true))),
     };
     // The core's own checks, in case they grow stricter than the shape; a field that already
     // has a problem is read as 0 here, so what they say of it is not a second problem.

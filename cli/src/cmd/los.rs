@@ -1,4 +1,4 @@
-//! `overmind los MISSION X,Y X,Y [--explain] [--rule exact|centre]`: Line of Sight between two
+//! `overmind los MISSION X,Y X,Y [--explain] [--xxl] [--rule exact|centre]`: Line of Sight between two
 //! squares of a mission, with its placed units as obstacles (docs/RULES.md §3).
 //!
 //! Prints `visible` or `blocked` on the first line and exits 0 either way. A malformed square
@@ -7,6 +7,7 @@
 
 use crate::error::CliError;
 use crate::output;
+use overmind_core::geom::footprint;
 use overmind_core::los::{self, Blocker, Explanation, ObstacleKind};
 use overmind_core::{LineOfSight, LosRule, Mission, Pos};
 use std::fmt::Write as _;
@@ -29,6 +30,10 @@ pub struct Args {
     /// Also say why: a clear segment when visible, what blocks when blocked.
     #[arg(long)]
     pub explain: bool,
+    /// The square looked at is the top-left square of an XXL model's 2×2 base: Line of Sight
+    /// to any one of its four squares is enough (docs/RULES.md §4.4); they block as a model.
+    #[arg(long)]
+    pub xxl: bool,
     /// exact: any point of one square to any point of the other (the default);
     /// centre: centre to centre.
     #[arg(long, value_enum, default_value_t = Rule::Exact)]
@@ -81,16 +86,46 @@ pub fn run(args: &Args) -> Result<(), CliError> {
             )));
         }
     }
-    let obstacles = mission.obstacles();
+    let mut obstacles = mission.obstacles();
     let rule = LosRule::from(args.rule);
-    let visible = rule.visible(map, &obstacles, args.from, args.to);
+    // An XXL target: its four squares, each an obstacle; the first that is seen explains.
+    let targets: Vec<Pos> = footprint(args.to, args.xxl).collect();
+    if args.xxl {
+        if let Some(q) = targets.iter().find(|q| !map.in_bounds(**q)) {
+            return Err(CliError::Usage(format!(
+                "square {q} of the XXL base at {} is off the map",
+                args.to
+            )));
+        }
+        for &q in &targets {
+            obstacles.insert(q);
+        }
+    }
+    let seen = targets
+        .iter()
+        .copied()
+        .find(|&q| rule.visible(map, &obstacles, args.from, q));
+    let visible = seen.is_some();
+    let to = seen.unwrap_or(args.to);
     let mut text = String::from(if visible { "visible\n" } else { "blocked\n" });
     if args.explain {
         let _ = writeln!(text, "rule: {}", rule_text(args.rule));
         for (word, p) in [("from", args.from), ("to", args.to)] {
             let _ = writeln!(text, "{word} {p}: {}", describe(&mission, p));
         }
-        let why = los::explain(rule, map, &obstacles, args.from, args.to);
+        if args.xxl {
+            let all: Vec<String> = targets.iter().map(ToString::to_string).collect();
+            let _ = writeln!(
+                text,
+                "to is an XXL model: Line of Sight to any one of its squares ({}) is enough; {}",
+                all.join(" "),
+                match seen {
+                    Some(q) => format!("{q} is seen"),
+                    None => format!("none is seen (what blocks {} is below)", args.to),
+                }
+            );
+        }
+        let why = los::explain(rule, map, &obstacles, args.from, to);
         let _ = writeln!(text, "{why}");
         // The core names a unit only by its square; say which unit it is.
         if let Explanation::Blocked { blockers } = &why {

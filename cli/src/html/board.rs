@@ -97,6 +97,8 @@ fn edge(s: &mut String, e: Edge, a: (i32, i32), b: (i32, i32)) {
         Edge::Open => return,
         Edge::Wall => "wall",
         Edge::Green => "green-side",
+        // A Ruined Wall is an opening: drawn faint, as rubble.
+        Edge::Ruined => "ruined",
     };
     let _ = writeln!(
         s,

@@ -19,6 +19,8 @@ struct Figure {
     max_health: u32,
     knocked_down: bool,
     stunned: bool,
+    /// An XXL model, drawn across its 2×2 base from `pos`.
+    xxl: bool,
 }
 
 /// A Hero or an Alien Unit.
@@ -56,6 +58,9 @@ pub struct Board {
     tokens: Vec<Token>,
     /// Heroes and Blips still to be deployed by the rules: drawn once `deployed`.
     waiting: (Vec<Squad>, Vec<Face>),
+    /// Ruined Walls so far (docs/RULES.md §5.4): each edge's first square and whether the
+    /// edge is its east side (else its south side).
+    ruins: Vec<(Pos, bool)>,
 }
 
 /// One piece as the page draws it, serialised as an array (short, for many frames):
@@ -107,6 +112,7 @@ fn squad(u: &overmind_core::Unit) -> Squad {
                 max_health: m.max_health,
                 knocked_down: m.status.knocked_down,
                 stunned: m.status.stunned,
+                xxl: m.xxl,
             })
             .collect(),
         overwatch: u.overwatch,
@@ -151,6 +157,7 @@ impl Board {
                     )
                 })
                 .unwrap_or_default(),
+            ruins: Vec::new(),
         }
     }
 
@@ -183,6 +190,7 @@ impl Board {
                 max_health: max,
                 knocked_down: false,
                 stunned: false,
+                xxl: p.xxl,
             }
         });
         match self.units.iter_mut().find(|u| u.id == unit) {
@@ -211,6 +219,16 @@ impl Board {
     /// Move the board on by one event (as the engine changed the state when it recorded it).
     pub fn apply(&mut self, e: &Event, content: &Content) {
         match e {
+            Event::WallDestroyed { edges, .. } => {
+                for [a, b] in edges {
+                    let (first, other) = if (a.y, a.x) <= (b.y, b.x) {
+                        (*a, *b)
+                    } else {
+                        (*b, *a)
+                    };
+                    self.ruins.push((first, other.x > first.x));
+                }
+            }
             Event::Moved { unit, path, .. } => {
                 let Some(&to) = path.last() else { return };
                 if let Some(m) = self.model_mut(unit) {
@@ -346,7 +364,9 @@ impl Board {
     pub fn obstacles(&self, map: &Map) -> Obstacles {
         let mut o = Obstacles::new(map);
         for m in self.units.iter().flat_map(|u| u.models.iter()) {
-            o.insert(m.pos);
+            for q in overmind_core::geom::footprint(m.pos, m.xxl) {
+                o.insert(q);
+            }
         }
         for b in &self.blips {
             o.insert(b.pos);
@@ -358,6 +378,28 @@ impl Board {
     /// `explain` gives (in squares: square `x,y` spans `x..x+1`).
     #[must_use]
     pub fn witness(&self, map: &Map, rule: LosRule, at: Pos) -> Option<Witness> {
+        // The walls destroyed so far are openings now (docs/RULES.md §5.4).
+        let ruined;
+        let map = if self.ruins.is_empty() {
+            map
+        } else {
+            let edges: Vec<(Pos, overmind_core::Dir)> = self
+                .ruins
+                .iter()
+                .map(|&(p, east)| {
+                    (
+                        p,
+                        if east {
+                            overmind_core::Dir::E
+                        } else {
+                            overmind_core::Dir::S
+                        },
+                    )
+                })
+                .collect();
+            ruined = map.with_ruined(&edges);
+            &ruined
+        };
         let obstacles = self.obstacles(map);
         let mut heroes: Vec<&Figure> = self
             .units
@@ -413,7 +455,11 @@ impl Board {
             };
             for m in &u.models {
                 let mut flags = String::from(ow.trim_start());
-                for (on, name) in [(m.knocked_down, "knocked-down"), (m.stunned, "stunned")] {
+                for (on, name) in [
+                    (m.knocked_down, "knocked-down"),
+                    (m.stunned, "stunned"),
+                    (m.xxl, "xxl"),
+                ] {
                     if on {
                         if !flags.is_empty() {
                             flags.push(' ');
@@ -435,6 +481,22 @@ impl Board {
                     String::new(),
                 ));
             }
+        }
+        // Ruined Walls: openings drawn over the walls the page's map was drawn with.
+        for (i, &(p, east)) in self.ruins.iter().enumerate() {
+            out.push(Piece(
+                format!("ruin{}", i + 1),
+                String::new(),
+                "ruin",
+                String::new(),
+                String::new(),
+                p.x,
+                p.y,
+                0,
+                0,
+                if east { "east" } else { "south" }.to_string(),
+                String::new(),
+            ));
         }
         for b in &self.blips {
             out.push(Piece(

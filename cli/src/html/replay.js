@@ -37,7 +37,7 @@
   // Squares a model or Blip stands on: a token there is drawn small in the corner, under it.
   function occupied(pieces) {
     var taken = {};
-    pieces.forEach(function (p) { if (p[2] !== "token") { taken[p[5] + "," + p[6]] = true; } });
+    pieces.forEach(function (p) { if (p[2] !== "token" && p[2] !== "ruin") { taken[p[5] + "," + p[6]] = true; } });
     return taken;
   }
 
@@ -49,6 +49,16 @@
     var order = pieces.filter(function (p) { return p[2] === "token"; })
       .concat(pieces.filter(function (p) { return p[2] !== "token"; }));
     order.forEach(function (p) {
+      if (p[2] === "ruin") {
+        // A Ruined Wall: the wall's edge (east or south of the square) as an opening.
+        var east = p[9] === "east";
+        var at = { x1: (p[5] + (east ? 1 : 0)) * S, y1: (p[6] + (east ? 0 : 1)) * S };
+        at.x2 = at.x1 + (east ? 0 : S);
+        at.y2 = at.y1 + (east ? S : 0);
+        el("line", { "class": "gap", x1: at.x1, y1: at.y1, x2: at.x2, y2: at.y2 }, g);
+        el("line", { "class": "ruined", x1: at.x1, y1: at.y1, x2: at.x2, y2: at.y2 }, g);
+        return;
+      }
       var under = p[2] === "token" && taken[p[5] + "," + p[6]];
       var cls = "piece " + p[2] + (under ? " under" : "") + (p[9] ? " " + p[9] : "") + (active && p[1] === active ? " active" : "");
       var grp = el("g", { "class": cls, "data-id": p[0], "data-unit": p[1], "data-x": p[5], "data-y": p[6],
@@ -66,14 +76,17 @@
       }
       if (p[2] === "token") {
         el("rect", { x: 7, y: 7, width: S - 14, height: S - 14, rx: 3 }, grp);
-      } else {
-        el("circle", { cx: S / 2, cy: S / 2, r: S / 2 - 3 }, grp);
       }
-      el("text", { x: S / 2, y: S / 2 }, grp).textContent = p[3];
+      // An XXL model fills its 2×2 base from its top-left square.
+      var Z = /\bxxl\b/.test(p[9]) ? 2 * S : S;
+      if (p[2] !== "token") {
+        el("circle", { cx: Z / 2, cy: Z / 2, r: Z / 2 - 3 }, grp);
+      }
+      el("text", { x: Z / 2, y: Z / 2 }, grp).textContent = p[3];
       if (p[8] > 1) {
-        var w = (S - 8) / p[8];
+        var w = (Z - 8) / p[8];
         for (var i = 0; i < p[8]; i++) {
-          el("rect", { "class": i < p[7] ? "hp" : "hp-lost", x: 4 + i * w, y: S - 4, width: Math.max(w - 1, 1), height: 3 }, grp);
+          el("rect", { "class": i < p[7] ? "hp" : "hp-lost", x: 4 + i * w, y: Z - 4, width: Math.max(w - 1, 1), height: 3 }, grp);
         }
       }
     });

@@ -46,14 +46,14 @@ pub fn selectable(state: &GameState) -> Vec<Id> {
     units.chain(state.blips.iter().map(|b| b.id)).collect()
 }
 
-/// The squares `id` (a unit, one of its models, or a Blip) stands on.
+/// The squares `id` (a unit, one of its models, or a Blip) stands on (an XXL model's four).
 #[must_use]
 pub fn squares(state: &GameState, id: &str) -> Vec<overmind_core::Pos> {
     if let Some((_, m)) = state.find_model(id) {
-        return vec![m.pos];
+        return m.squares().collect();
     }
     if let Some(u) = state.unit(id) {
-        return u.models.iter().map(|m| m.pos).collect();
+        return u.models.iter().flat_map(|m| m.squares()).collect();
     }
     state.blip(id).map(|b| vec![b.pos]).unwrap_or_default()
 }

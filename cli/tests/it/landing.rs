@@ -122,6 +122,13 @@ fn ai_games_of_the_landing_mission_end_and_replay_identically() {
     let v: Value = serde_json::from_str(&stdout(&o)).expect("report JSON");
     assert_eq!(v["unfinished"], 0, "{v}");
     assert_eq!(v["games"], 30);
+    // The pool's XXL Juggernaut comes out of its Blip and plays (docs/RULES.md §4.4).
+    let revealed = v["aliens"]["juggernaut"]["revealed"].as_u64().unwrap_or(0);
+    assert!(
+        revealed > 0,
+        "no Juggernaut revealed in 30 games: {}",
+        v["aliens"]
+    );
 }
 
 #[test]

@@ -166,6 +166,28 @@ pub(crate) fn alien_plan(
             });
         }
         let mv = Stats::movement(state, content, Side::Overmind, m);
+        if m.xxl {
+            // A 2×2 base plans its own moves; walled off, it breaks the wall (docs/RULES.md
+            // §4.4, §5.4).
+            let t = crate::board::movement::block_towards(&state.map, o, m.pos, &goal, mv);
+            match t.ends.first() {
+                Some(&to) if t.steps > 0 && to != m.pos => {
+                    return Some(Action::Move {
+                        unit: m.id,
+                        to,
+                        via: Vec::new(),
+                    })
+                }
+                _ => {
+                    let breach = Action::DestroyWall { unit: m.id };
+                    if crate::rules::validate::is_legal_for(state, content, Side::Overmind, &breach)
+                    {
+                        return Some(breach);
+                    }
+                    continue;
+                }
+            }
+        }
         if let Some(to) = step_towards(state, o, m.pos, &goal, mv, Side::Overmind) {
             return Some(Action::Move {
                 unit: m.id,

@@ -43,6 +43,11 @@ pub enum Action {
     Flip {
         unit: Id,
     },
+    /// An XXL model's Interact action: destroy a wall of a building it stands against
+    /// (docs/RULES.md §5.4); `unit` names the unit or the model.
+    DestroyWall {
+        unit: Id,
+    },
     /// End the current activation; with none under way, end the side's phase.
     End,
     /// Deploy the mission's units by the rules (docs/RULES.md §7.2): the first action of a
@@ -114,6 +119,7 @@ impl Action {
             | Action::Melee { unit, .. }
             | Action::Overwatch { unit }
             | Action::Interact { unit }
+            | Action::DestroyWall { unit }
             | Action::Flip { unit } => Some(unit),
             Action::End
             | Action::Deploy

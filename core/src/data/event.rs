@@ -81,6 +81,14 @@ pub enum Event {
         side: Side,
         at: Pos,
     },
+    /// An XXL model destroyed a wall (docs/RULES.md §5.4): each of `edges` (the two squares
+    /// on either side of it) is now a Ruined Wall, and `building` (its index) a Ruin.
+    WallDestroyed {
+        unit: Id,
+        model: Id,
+        building: u16,
+        edges: Vec<[Pos; 2]>,
+    },
     ModelsPlaced {
         unit: Id,
         #[serde(rename = "type")]
@@ -440,9 +448,13 @@ impl Modifier {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PlacedModel {
     pub id: Id,
+    /// Its square; an XXL model's top-left square.
     pub at: Pos,
     #[serde(rename = "type")]
     pub type_id: Id,
+    /// An XXL model: its base fills the 2×2 squares from `at` (docs/RULES.md §4.4).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub xxl: bool,
 }
 
 /// A model gaining or losing a status.

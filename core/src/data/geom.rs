@@ -32,6 +32,32 @@ impl Pos {
     }
 }
 
+/// The squares of a model's base: its own square, or for an XXL model the 2×2 block whose
+/// top-left square is `at` (docs/RULES.md §4.4). An XXL model's position is that top-left
+/// square everywhere.
+pub fn footprint(at: Pos, xxl: bool) -> impl Iterator<Item = Pos> + Clone {
+    let n = if xxl { 4 } else { 1 };
+    (0..n).map(move |i| Pos::new(at.x + i % 2, at.y + i / 2))
+}
+
+/// King-move distance between two bases (the least over their squares).
+#[must_use]
+pub fn base_distance(a: Pos, a_xxl: bool, b: Pos, b_xxl: bool) -> u32 {
+    let gap = |lo: i32, lo_big: bool, hi: i32, hi_big: bool| -> u32 {
+        // Each base spans [p, p + size - 1] on an axis.
+        let (a0, a1) = (lo, lo + i32::from(lo_big));
+        let (b0, b1) = (hi, hi + i32::from(hi_big));
+        if a1 < b0 {
+            (b0 - a1).unsigned_abs()
+        } else if b1 < a0 {
+            (a0 - b1).unsigned_abs()
+        } else {
+            0
+        }
+    };
+    gap(a.x, a_xxl, b.x, b_xxl).max(gap(a.y, a_xxl, b.y, b_xxl))
+}
+
 impl From<[i32; 2]> for Pos {
     fn from([x, y]: [i32; 2]) -> Pos {
         Pos { x, y }
@@ -112,6 +138,37 @@ mod tests {
         assert_eq!(Pos::new(0, 0).distance(Pos::new(3, 5)), 5);
         assert_eq!(Pos::new(2, 2).distance(Pos::new(2, 2)), 0);
         assert_eq!(Pos::new(4, 1).distance(Pos::new(1, 3)), 3);
+    }
+
+    #[test]
+    fn footprints_and_base_distance() {
+        let f: Vec<Pos> = footprint(Pos::new(2, 3), true).collect();
+        assert_eq!(
+            f,
+            vec![
+                Pos::new(2, 3),
+                Pos::new(3, 3),
+                Pos::new(2, 4),
+                Pos::new(3, 4)
+            ]
+        );
+        assert_eq!(footprint(Pos::new(2, 3), false).count(), 1);
+        assert_eq!(
+            base_distance(Pos::new(0, 0), true, Pos::new(2, 0), false),
+            1
+        );
+        assert_eq!(
+            base_distance(Pos::new(0, 0), true, Pos::new(1, 1), false),
+            0
+        );
+        assert_eq!(
+            base_distance(Pos::new(5, 0), false, Pos::new(0, 0), true),
+            4
+        );
+        assert_eq!(
+            base_distance(Pos::new(0, 0), false, Pos::new(3, 5), false),
+            5
+        );
     }
 
     #[test]

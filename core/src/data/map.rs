@@ -57,6 +57,9 @@ pub enum Edge {
     Wall,
     /// An open edge marked as a green side of the square(s) beside it.
     Green,
+    /// A Ruined Wall: a wall an XXL model destroyed (docs/RULES.md §5.4). It blocks neither
+    /// movement nor sight; it still bounds its building, which is now a Ruin.
+    Ruined,
 }
 
 /// Index of a building: a 4-connected group of building squares not split by walls.
@@ -77,6 +80,8 @@ pub struct Map {
     h_edges: Vec<Edge>,
     buildings: Vec<Option<BuildingId>>,
     building_count: u16,
+    /// Buildings that became Ruins (a wall of theirs destroyed), in order.
+    ruins: Vec<BuildingId>,
     /// What blocks sight, built by the board layer on the first LOS query (not serialised).
     pub(crate) los: BoardCache,
     /// Walls and solid squares in the movement search's layout, built on first use.
@@ -276,6 +281,53 @@ impl Map {
         self.building_count
     }
 
+    /// Has building `b` become a Ruin (docs/RULES.md §5.4)?
+    #[must_use]
+    pub fn is_ruin(&self, b: BuildingId) -> bool {
+        self.ruins.contains(&b)
+    }
+
+    /// The building `p` belongs to, unless it is a Ruin: what "inside a building" means for
+    /// the rules (a Ruin gives no cover, docs/RULES.md §5.4).
+    #[must_use]
+    pub fn intact_building(&self, p: Pos) -> Option<BuildingId> {
+        self.building(p).filter(|b| !self.is_ruin(*b))
+    }
+
+    /// This map with a Ruined Wall on each edge `(square, side)` that holds a wall, and the
+    /// buildings those walls bound made Ruins: a new map, so every table derived from the old
+    /// one (sight, steps) is built afresh for it.
+    #[must_use]
+    pub fn with_ruined(&self, edges: &[(Pos, Dir)]) -> Map {
+        let mut m = Map {
+            width: self.width,
+            height: self.height,
+            terrain: self.terrain.clone(),
+            v_edges: self.v_edges.clone(),
+            h_edges: self.h_edges.clone(),
+            buildings: self.buildings.clone(),
+            building_count: self.building_count,
+            ruins: self.ruins.clone(),
+            los: BoardCache::default(),
+            moves: MoveCache::default(),
+        };
+        for &(p, d) in edges {
+            if !self.wall(p, d) || !self.in_bounds(p) || !self.in_bounds(p.offset(d)) {
+                continue;
+            }
+            m.set_side(p, d, Edge::Ruined);
+            for b in [self.building(p), self.building(p.offset(d))]
+                .into_iter()
+                .flatten()
+            {
+                if !m.ruins.contains(&b) {
+                    m.ruins.push(b);
+                }
+            }
+        }
+        m
+    }
+
     /// Back to an editable builder (tests, editors).
     #[must_use]
     pub fn into_builder(self) -> MapBuilder {
@@ -296,6 +348,9 @@ pub struct MapBuilder {
     pub terrain: Vec<Terrain>,
     pub v_edges: Vec<Edge>,
     pub h_edges: Vec<Edge>,
+    /// Buildings that are Ruins, by their index (see [`Map::is_ruin`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ruins: Vec<BuildingId>,
 }
 
 impl MapBuilder {
@@ -309,6 +364,7 @@ impl MapBuilder {
             terrain: vec![Terrain::Plain; w * h],
             v_edges: vec![Edge::Open; (w + 1) * h],
             h_edges: vec![Edge::Open; w * (h + 1)],
+            ruins: Vec::new(),
         }
     }
 
@@ -408,6 +464,7 @@ impl MapBuilder {
             h_edges: self.h_edges,
             buildings: Vec::new(),
             building_count: 0,
+            ruins: Vec::new(),
             los: BoardCache::default(),
             moves: MoveCache::default(),
         };
@@ -426,6 +483,9 @@ impl MapBuilder {
             }
         }
         map.find_buildings();
+        let mut ruins = self.ruins;
+        ruins.retain(|&b| b < map.building_count);
+        map.ruins = ruins;
         map
     }
 }
@@ -459,7 +519,12 @@ impl Map {
             while let Some(p) = stack.pop() {
                 for d in Dir::ORTHOGONAL {
                     let q = p.offset(d);
-                    if self.terrain(q) != Terrain::Building || self.wall(p, d) {
+                    // A Ruined Wall still bounds its building.
+                    let side = self.side(p, d);
+                    if self.terrain(q) != Terrain::Building
+                        || side == Edge::Wall
+                        || side == Edge::Ruined
+                    {
                         continue;
                     }
                     let qi = self.index(q);
@@ -490,6 +555,7 @@ impl From<Map> for MapBuilder {
             terrain: m.terrain,
             v_edges: m.v_edges,
             h_edges: m.h_edges,
+            ruins: m.ruins,
         }
     }
 }

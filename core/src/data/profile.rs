@@ -271,6 +271,9 @@ pub struct AlienType {
     /// Ids of the Alien Behaviours this type may perform.
     #[serde(default)]
     pub behaviours: Vec<String>,
+    /// XXL models fill 2×2 squares (docs/RULES.md §4.4).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub xxl: bool,
 }
 
 impl AlienType {

@@ -98,6 +98,23 @@ pub struct Model {
     pub max_health: u32,
     #[serde(default, skip_serializing_if = "Status::is_clear")]
     pub status: Status,
+    /// An XXL model: its base fills the 2×2 squares whose top-left square is `pos`
+    /// (docs/RULES.md §4.4).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub xxl: bool,
+}
+
+impl Model {
+    /// The squares its base fills (`pos` first).
+    pub fn squares(&self) -> impl Iterator<Item = Pos> + Clone {
+        crate::data::geom::footprint(self.pos, self.xxl)
+    }
+
+    /// Does its base fill `p`?
+    #[must_use]
+    pub fn covers(&self, p: Pos) -> bool {
+        self.pos == p || (self.xxl && self.squares().any(|q| q == p))
+    }
 }
 
 /// Overwatch token: full (both actions) or weak (second action, one die fewer).
@@ -490,7 +507,9 @@ impl GameState {
     pub fn compute_obstacles(&self) -> Obstacles {
         let mut o = Obstacles::new(&self.map);
         for m in self.models() {
-            o.insert(m.pos);
+            for p in m.squares() {
+                o.insert(p);
+            }
         }
         for b in &self.blips {
             o.insert(b.pos);
@@ -553,7 +572,7 @@ impl GameState {
         self.units.iter().find_map(|u| {
             u.models
                 .iter()
-                .find(|m| m.pos == p)
+                .find(|m| m.covers(p))
                 .map(|m| Occupant::Model(u, m))
         })
     }
@@ -749,6 +768,7 @@ impl Clone for Model {
             health,
             max_health,
             status,
+            xxl,
         } = self;
         Model {
             id: *id,
@@ -757,6 +777,7 @@ impl Clone for Model {
             health: *health,
             max_health: *max_health,
             status: status.clone(),
+            xxl: *xxl,
         }
     }
 
@@ -768,7 +789,9 @@ impl Clone for Model {
             health,
             max_health,
             status,
+            xxl,
         } = source;
+        self.xxl = *xxl;
         self.id.clone_from(id);
         self.kind.clone_from(kind);
         self.pos = *pos;

@@ -64,6 +64,15 @@ pub struct ModelInfo {
     pub health: u32,
     /// Knocked Down, Stunned, Shaken (docs/RULES.md §6.6).
     pub status: Status,
+    /// An XXL model: `pos` is the top-left square of its 2×2 base (docs/RULES.md §4.4).
+    pub xxl: bool,
+}
+
+impl ModelInfo {
+    /// The squares its base fills.
+    pub fn squares(&self) -> impl Iterator<Item = Pos> + Clone {
+        crate::data::geom::footprint(self.pos, self.xxl)
+    }
 }
 
 /// The stats a unit's type gives it, as a behaviour reads them: an Alien Unit's Alien Type, or
@@ -397,6 +406,7 @@ impl BehaviourCtx<'_, '_> {
                     pos: m.pos,
                     health: m.health,
                     status: m.status.clone(),
+                    xxl: m.xxl,
                 })
             })
             .collect()
@@ -483,10 +493,19 @@ impl BehaviourCtx<'_, '_> {
 
     /// Hero models some model of `unit` has in Line of Sight.
     pub fn visible_heroes(&mut self, unit: &str) -> Vec<ModelInfo> {
-        let own: Vec<Pos> = self.models_of(unit).iter().map(|m| m.pos).collect();
+        let own: Vec<(Pos, bool)> = self
+            .models_of(unit)
+            .iter()
+            .map(|m| (m.pos, m.xxl))
+            .collect();
         self.heroes()
             .into_iter()
-            .filter(|h| own.iter().any(|&p| self.eng.los(p, h.pos)))
+            .filter(|h| {
+                own.iter().any(|&(p, big)| {
+                    crate::data::geom::footprint(p, big)
+                        .any(|q| h.squares().any(|r| self.eng.los(q, r)))
+                })
+            })
             .collect()
     }
 
@@ -508,7 +527,9 @@ impl BehaviourCtx<'_, '_> {
         candidates: &[ModelInfo],
         prompt: Option<&str>,
     ) -> Option<ModelInfo> {
-        let own: Vec<Pos> = self.models_of(unit).iter().map(|m| m.pos).collect();
+        let models = self.models_of(unit);
+        let own: Vec<Pos> = models.iter().filter(|m| !m.xxl).map(|m| m.pos).collect();
+        let big: Vec<Pos> = models.iter().filter(|m| m.xxl).map(|m| m.pos).collect();
         let map = self.eng.map();
         let o = self.eng.obstacles();
         // One distance field per own model; a candidate's cost is the fewest steps to a square
@@ -520,6 +541,13 @@ impl BehaviourCtx<'_, '_> {
         let mut scored: Vec<(u32, ModelInfo)> = Vec::new();
         for c in candidates {
             let mut d = u32::MAX;
+            // An XXL model's own search of its 2×2 base (docs/RULES.md §4.4).
+            for &p in &big {
+                let goal = Goal::AdjacentTo(c.squares().collect());
+                if let Some(n) = movement::block_distance(&map, &o, p, &goal) {
+                    d = d.min(n);
+                }
+            }
             for (p, field) in &fields {
                 if movement::adjacent(&map, *p, c.pos) {
                     d = 0;
@@ -706,7 +734,11 @@ impl BehaviourCtx<'_, '_> {
             self.on_map(squares)?;
         }
         let o = self.eng.obstacles();
-        let t = movement::towards(&map, &o, m.pos, goal, steps);
+        let t = if m.xxl {
+            movement::block_towards(&map, &o, m.pos, &goal, steps)
+        } else {
+            movement::towards(&map, &o, m.pos, goal, steps)
+        };
         if t.ends.is_empty() {
             return Ok(0);
         }
@@ -804,7 +836,12 @@ impl BehaviourCtx<'_, '_> {
         self.on_map(&[to])?;
         let map = self.eng.map();
         let o = self.eng.obstacles();
-        let Some(path) = movement::shortest_path(&map, &o, m.pos, to) else {
+        let path = if m.xxl {
+            movement::block_path(&map, &o, m.pos, to)
+        } else {
+            movement::shortest_path(&map, &o, m.pos, to)
+        };
+        let Some(path) = path else {
             return err(self.no_path(model, to));
         };
         self.check_steps(model, (path.len() - 1) as u32)?;
@@ -830,7 +867,30 @@ impl BehaviourCtx<'_, '_> {
         let left = self.move_left(model);
         let map = self.eng.map();
         let o = self.eng.obstacles();
+        if m.xxl {
+            return Ok(movement::block_reachable(&map, &o, m.pos, left));
+        }
         Ok(movement::reachable(&map, &o, m.pos, left))
+    }
+
+    /// Destroy Wall (docs/RULES.md §5.4) by `model`, an XXL model of the unit: the walls are
+    /// checked as the action's are, the Overmind chooses among several, and the sight check
+    /// follows. Not an action of an activation: a behaviour's or ability's own.
+    ///
+    /// # Errors
+    /// Not the unit's model, not XXL, Stunned, or no wall to destroy; nothing changes.
+    pub fn destroy_wall(&mut self, model: &str) -> Result<(), BehaviourError> {
+        let m = self.own_model(model)?;
+        let walls = {
+            let Some((_, found)) = self.eng.st.find_model(&m.id) else {
+                return err(format!("no model {model}"));
+            };
+            crate::rules::wall::check(self.eng.st, found)
+                .map_err(|r| BehaviourError::new(format!("destroy_wall: {}", r.message)))?
+        };
+        let unit = self.unit;
+        self.eng.destroy_wall(&unit, &m.id, walls);
+        Ok(())
     }
 
     fn target_of(&self, target: &str) -> Result<Target, BehaviourError> {
@@ -923,9 +983,11 @@ impl BehaviourCtx<'_, '_> {
     pub fn in_melee(&self) -> bool {
         let map = &self.eng.st.map;
         let heroes = self.heroes();
-        self.models_of(&self.unit)
-            .iter()
-            .any(|m| heroes.iter().any(|h| movement::adjacent(map, m.pos, h.pos)))
+        self.models_of(&self.unit).iter().any(|m| {
+            heroes
+                .iter()
+                .any(|h| movement::base_adjacent(map, m.pos, m.xxl, h.pos, h.xxl))
+        })
     }
 
     /// Fear Attack by the unit against one Hero model: if any hit remains the Hero is Shaken.

@@ -201,7 +201,7 @@ impl Engine<'_> {
         let (cv, effects, from, parts) = self.contributions(&models, kind, at, psychic);
         let rules = std::sync::Arc::clone(&self.st.rules);
         if matches!(kind, AttackKind::Shoot | AttackKind::Overwatch) {
-            if let Some(b) = self.st.map.building(at) {
+            if let Some(b) = self.st.map.intact_building(at) {
                 if from.iter().all(|&p| self.st.map.building(p) != Some(b))
                     && rules.building_penalty > 0
                 {
@@ -348,7 +348,7 @@ impl Engine<'_> {
             from.push(m.pos);
             match kind {
                 AttackKind::Shoot | AttackKind::Overwatch => {
-                    let d = m.pos.distance(at);
+                    let d = validate::reach(self.st, m, at);
                     let (part, band) = match s.shoot {
                         Some(sh) if d <= sh.short.range => (sh.short.cv, Some(RangeBand::Short)),
                         Some(sh) if d <= sh.long.range => (sh.long.cv, Some(RangeBand::Long)),

@@ -34,6 +34,8 @@ pub enum DecisionKind {
     /// Where a unit deploys, by the rules (docs/RULES.md §7.2): a Yellow Square, a Hero's
     /// square next to one, a Blip's square.
     Deploy,
+    /// Which wall an XXL model destroys, when more than one qualifies (docs/RULES.md §5.4).
+    Wall,
 }
 
 /// One option of a decision.

@@ -189,11 +189,12 @@ impl Engine<'_> {
             .map_or(1, |t| t.health.max(1));
         let mut models: Vec<Model> = Vec::new();
         let mut lost = 0;
+        let xxl = self.is_xxl(&alien);
         for n in 0..count {
             let square = if n == 0 {
-                Some(at)
+                self.first_square(at, xxl)
             } else {
-                let options = self.placement_squares(&models);
+                let options = self.placement_squares(&models, xxl);
                 self.ask_square(
                     Side::Overmind,
                     DecisionKind::Placement,
@@ -212,6 +213,7 @@ impl Engine<'_> {
                 health: max_health,
                 max_health,
                 status: Status::default(),
+                xxl,
             });
         }
         let placed = models
@@ -220,6 +222,7 @@ impl Engine<'_> {
                 id: m.id,
                 at: m.pos,
                 type_id: alien,
+                xxl,
             })
             .collect();
         self.st

@@ -210,9 +210,9 @@ impl Engine<'_> {
                 };
                 (*unit, k, false)
             }
-            Plan::Overwatch { unit } | Plan::Interact { unit, .. } => {
-                (*unit, kind_or(action), false)
-            }
+            Plan::Overwatch { unit }
+            | Plan::Interact { unit, .. }
+            | Plan::DestroyWall { unit, .. } => (*unit, kind_or(action), false),
             Plan::Flip { blip } => (*blip, ActionKind::Flip, false),
         };
         if !continuing {
@@ -258,6 +258,7 @@ impl Engine<'_> {
             } => self.attack_hazard(&id, &token, kind, &models),
             Plan::Overwatch { .. } => self.overwatch(&id),
             Plan::Interact { model, .. } => self.interact(&id, &model),
+            Plan::DestroyWall { model, walls, .. } => self.destroy_wall(&id, &model, walls),
         }
         self.check_reveals();
         self.check_victory();

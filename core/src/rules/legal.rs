@@ -2,7 +2,7 @@
 //! JSON `your_turn` event). Built from [`Game::validate`] alone, so it cannot disagree with
 //! [`Game::apply`], and building it plays nothing: no event, no decision, no behaviour, no Lua.
 
-use crate::board::movement::reachable;
+use crate::board::movement::{block_reachable, reachable};
 use crate::data::action::Action;
 use crate::data::geom::Pos;
 use crate::data::id::Id;
@@ -129,6 +129,12 @@ impl Game {
                         let squares: Vec<Pos> = if m.status.knocked_down {
                             // The Move is spent standing up, wherever it names.
                             vec![*at]
+                        } else if m.xxl {
+                            block_reachable(&st.map, &obstacles, *at, steps)
+                                .into_iter()
+                                .filter(|&(p, s)| s > 0 && p != *at)
+                                .map(|(p, _)| p)
+                                .collect()
                         } else {
                             reachable(&st.map, &obstacles, *at, steps)
                                 .into_iter()
@@ -177,6 +183,9 @@ impl Game {
                         unit: Id::from(&id),
                     },
                     Action::Interact {
+                        unit: Id::from(&id),
+                    },
+                    Action::DestroyWall {
                         unit: Id::from(&id),
                     },
                 ] {

@@ -28,3 +28,4 @@ pub mod stats;
 pub mod trigger;
 pub mod validate;
 pub(crate) mod victory;
+pub mod wall;

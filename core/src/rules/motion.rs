@@ -1,8 +1,12 @@
 //! Moving models and Blips step by step, with the interrupts each step can cause
 //! (docs/RULES.md §4, §6.5 Overwatch, §7 reveals; their order is §7.4).
 
-use crate::board::movement::{adjacent, can_step, shortest_path, shortest_paths, MAX_PATH_OPTIONS};
+use crate::board::movement::{
+    base_adjacent, block_path, can_step, can_step_block, shortest_path, shortest_paths,
+    MAX_PATH_OPTIONS,
+};
 use crate::data::event::{AttackKind, Event};
+use crate::data::geom::footprint;
 use crate::data::geom::Pos;
 use crate::data::id::Id;
 use crate::data::state::Side;
@@ -30,7 +34,7 @@ impl Engine<'_> {
     /// path; when other shortest paths lead to the same square, the Overmind picks among them
     /// all (decision kind `path`). The Heroes route their moves with waypoints instead.
     pub fn choose_path(&mut self, mover: &Mover, path: Vec<Pos>) -> Vec<Pos> {
-        if self.mover_side(mover) != Side::Overmind || path.len() < 3 {
+        if self.mover_side(mover) != Side::Overmind || path.len() < 3 || self.mover_xxl(mover) {
             return path;
         }
         let (Some(&from), Some(&to)) = (path.first(), path.last()) else {
@@ -128,6 +132,7 @@ impl Engine<'_> {
         let mut segment = vec![start];
         let mut taken = 0u32;
         let side = self.mover_side(mover);
+        let xxl = self.mover_xxl(mover);
         let mut free_attackers: Vec<Id> = Vec::new();
         while let Some(mut next) = queue.pop_front() {
             if self.st.is_over() {
@@ -137,10 +142,20 @@ impl Engine<'_> {
                 break;
             };
             let map = self.map();
-            if !can_step(&map, self.st.obstacles(), cur, next) {
+            let stepped = if xxl {
+                can_step_block(&map, self.st.obstacles(), cur, next)
+            } else {
+                can_step(&map, self.st.obstacles(), cur, next)
+            };
+            if !stepped {
                 // Something now stands in the way: re-plan within what is left.
                 let left = allowance - taken;
-                match shortest_path(&map, self.st.obstacles(), cur, dest) {
+                let replanned = if xxl {
+                    block_path(&map, self.st.obstacles(), cur, dest)
+                } else {
+                    shortest_path(&map, self.st.obstacles(), cur, dest)
+                };
+                match replanned {
                     Some(p) if p.len() >= 2 && (p.len() - 1) as u32 <= left => {
                         queue = p.into_iter().skip(1).collect();
                         match queue.pop_front() {
@@ -162,7 +177,7 @@ impl Engine<'_> {
             // Free Attacks: stepping away from adjacent enemies.
             if !forced {
                 if let Mover::Model(id) = mover {
-                    let leaving = self.free_attack_units(side, cur, next, &free_attackers);
+                    let leaving = self.free_attack_units(side, (cur, next, xxl), &free_attackers);
                     if !leaving.is_empty() {
                         self.flush(mover, &mut segment, forced);
                         for u in leaving {
@@ -232,7 +247,9 @@ impl Engine<'_> {
                     }
                 }
             }
-            if self.sight_changed(cur, mover) {
+            // Every square the mover's base left (docs/RULES.md §4.4).
+            let vacated = footprint(cur, xxl).filter(|&v| !footprint(next, xxl).any(|q| q == v));
+            if vacated.into_iter().any(|v| self.sight_changed(v, mover)) {
                 self.flush(mover, &mut segment, forced);
                 self.check_reveals();
                 if self.mover_pos(mover).is_none() {
@@ -290,18 +307,35 @@ impl Engine<'_> {
         }
     }
 
-    /// Enemy units with a model adjacent to `from` that able to fight, none adjacent to `to`.
-    fn free_attack_units(&self, side: Side, from: Pos, to: Pos, done: &[Id]) -> Vec<Id> {
+    /// Is the mover an XXL model (docs/RULES.md §4.4)?
+    pub(crate) fn mover_xxl(&self, m: &Mover) -> bool {
+        match m {
+            Mover::Model(id) => self.st.find_model(id).is_some_and(|(_, m)| m.xxl),
+            Mover::Blip(_) => false,
+        }
+    }
+
+    /// Enemy units with a model adjacent to the mover's base on `from` that able to fight,
+    /// none adjacent to it on `to` (`xxl`: the mover's base is 2×2).
+    fn free_attack_units(
+        &self,
+        side: Side,
+        (from, to, xxl): (Pos, Pos, bool),
+        done: &[Id],
+    ) -> Vec<Id> {
         let map = &self.st.map;
+        let adjacent = |map: &crate::data::map::Map, a: Pos, a_xxl: bool, b: Pos| {
+            base_adjacent(map, a, a_xxl, b, xxl)
+        };
         self.st
             .units
             .iter()
             .filter(|u| u.side != side && !done.contains(&u.id))
             .filter(|u| {
                 let near_from = u.models.iter().any(|m| {
-                    adjacent(map, m.pos, from) && !m.status.knocked_down && !m.status.stunned
+                    adjacent(map, m.pos, m.xxl, from) && !m.status.knocked_down && !m.status.stunned
                 });
-                let near_to = u.models.iter().any(|m| adjacent(map, m.pos, to));
+                let near_to = u.models.iter().any(|m| adjacent(map, m.pos, m.xxl, to));
                 near_from && !near_to
             })
             .map(|u| u.id)

@@ -1,7 +1,7 @@
 //! Flipping Blip Tokens: when, placing the models, and whether a behaviour follows
 //! (docs/RULES.md §7).
 
-use crate::board::movement::adjacent;
+use crate::board::movement::{adjacent, base_adjacent, fits};
 use crate::data::event::{Event, PlacedModel, RevealCause};
 use crate::data::geom::{Dir, Pos};
 use crate::data::id::Id;
@@ -140,10 +140,11 @@ impl Engine<'_> {
         let mut models: Vec<Model> = Vec::new();
         let mut lost = 0;
         for (n, kind) in kinds.iter().enumerate() {
+            let xxl = self.is_xxl(kind);
             let at = if n == 0 {
-                Some(blip.pos)
+                self.first_square(blip.pos, xxl)
             } else {
-                let options = self.placement_squares(&models);
+                let options = self.placement_squares(&models, xxl);
                 self.ask_square(
                     Side::Overmind,
                     DecisionKind::Placement,
@@ -165,6 +166,7 @@ impl Engine<'_> {
                 id: Id::from(&id),
                 at,
                 type_id: Id::from(&kind),
+                xxl,
             });
             models.push(Model {
                 id: Id::from(id),
@@ -173,6 +175,7 @@ impl Engine<'_> {
                 health: max_health,
                 max_health,
                 status: Status::default(),
+                xxl,
             });
         }
         // It goes on with the Blip's activation.
@@ -225,23 +228,65 @@ impl Engine<'_> {
         Some((unit_id, triggers))
     }
 
-    /// Free squares adjacent to an already placed model (through openings, into buildings).
-    pub(crate) fn placement_squares(&mut self, placed: &[Model]) -> Vec<Pos> {
+    /// Free squares adjacent to an already placed model (through openings, into buildings);
+    /// for an XXL model (`xxl`), the top-left squares where its 2×2 base fits and touches a
+    /// placed model's base (docs/RULES.md §4.4).
+    pub(crate) fn placement_squares(&mut self, placed: &[Model], xxl: bool) -> Vec<Pos> {
         let map = self.map();
         let mut o = self.obstacles();
         for m in placed {
-            o.insert(m.pos);
+            for p in m.squares() {
+                o.insert(p);
+            }
         }
         let mut out = Vec::new();
+        if !xxl && placed.iter().all(|m| !m.xxl) {
+            for m in placed {
+                for d in Dir::ALL {
+                    let q = m.pos.offset(d);
+                    if !map.blocked(&o, q) && adjacent(&map, m.pos, q) && !out.contains(&q) {
+                        out.push(q);
+                    }
+                }
+            }
+            return out;
+        }
         for m in placed {
-            for d in Dir::ALL {
-                let q = m.pos.offset(d);
-                if !map.blocked(&o, q) && adjacent(&map, m.pos, q) && !out.contains(&q) {
-                    out.push(q);
+            for dy in -2..=2 {
+                for dx in -2..=2 {
+                    let q = Pos::new(m.pos.x + dx, m.pos.y + dy);
+                    let free = if xxl {
+                        fits(&map, &o, q)
+                    } else {
+                        !map.blocked(&o, q)
+                    };
+                    if free && base_adjacent(&map, m.pos, m.xxl, q, xxl) && !out.contains(&q) {
+                        out.push(q);
+                    }
                 }
             }
         }
         out
+    }
+
+    /// Where the first model of a revealed or spawned unit goes: on `at`; an XXL model's base
+    /// with its top-left square there, else the first of the other bases covering `at` that
+    /// fits (docs/RULES.md §4.4). `None`: no room.
+    pub(crate) fn first_square(&mut self, at: Pos, xxl: bool) -> Option<Pos> {
+        if !xxl {
+            return Some(at);
+        }
+        let map = self.map();
+        let o = self.obstacles();
+        [(0, 0), (-1, 0), (0, -1), (-1, -1)]
+            .into_iter()
+            .map(|(dx, dy)| Pos::new(at.x + dx, at.y + dy))
+            .find(|&q| fits(&map, &o, q))
+    }
+
+    /// Is `kind` an XXL Alien Type?
+    pub(crate) fn is_xxl(&self, kind: &str) -> bool {
+        self.content.aliens.get(kind).is_some_and(|t| t.xxl)
     }
 
     /// docs/RULES.md §7.8: a reveal the Heroes caused always triggers; one the Overmind caused only

@@ -491,7 +491,12 @@ impl Setup {
         if !by_rules && heroes.standing.iter().chain(&blips.standing).any(|s| *s) {
             let on_map: Vec<Pos> = aliens
                 .iter()
-                .flat_map(|(i, _)| self.aliens[*i].at.iter().copied())
+                .flat_map(|(i, _)| {
+                    let a = &self.aliens[*i];
+                    let xxl = content.aliens.get(&a.type_id).is_some_and(|t| t.xxl);
+                    a.at.iter()
+                        .flat_map(move |&at| crate::data::geom::footprint(at, xxl))
+                })
                 .collect();
             for e in self.sight_problems(&heroes.standing, &blips.standing, &on_map) {
                 found.push((About::Sight, e));
@@ -669,6 +674,7 @@ impl Setup {
                     health: h.health.unwrap_or(max_health),
                     max_health,
                     status: Status::default(),
+                    xxl: false,
                 }],
             ));
         }
@@ -686,6 +692,7 @@ impl Setup {
                         health: a.health.unwrap_or(max_health),
                         max_health,
                         status: Status::default(),
+                        xxl: content.aliens.get(&a.type_id).is_some_and(|t| t.xxl),
                     })
                     .collect(),
             ));
@@ -705,6 +712,7 @@ impl Setup {
                     health: h.health.unwrap_or(max_health),
                     max_health,
                     status: Status::default(),
+                    xxl: false,
                 }],
             ));
         }
@@ -886,20 +894,34 @@ impl Setup {
                 ));
                 continue;
             }
+            // An XXL model's position is the top-left square of its 2×2 base, which must fit
+            // (docs/RULES.md §4.4).
+            let squares = |at: Pos| crate::data::geom::footprint(at, t.xxl);
             for (n, &at) in a.at.iter().enumerate() {
-                let bad = if !map.in_bounds(at) {
-                    Some(format!(
-                        "{at} is outside the {}x{} map",
-                        map.width(),
-                        map.height()
-                    ))
-                } else if map.is_solid(at) {
-                    Some(format!("{at} is a solid square"))
-                } else if taken.contains(&at) || a.at[..n].contains(&at) {
-                    Some(format!("{at} is already taken"))
-                } else {
-                    None
-                };
+                let mut bad = None;
+                for q in squares(at) {
+                    bad = bad.or(if !map.in_bounds(q) {
+                        Some(format!(
+                            "{q} is outside the {}x{} map",
+                            map.width(),
+                            map.height()
+                        ))
+                    } else if map.is_solid(q) {
+                        Some(format!("{q} is a solid square"))
+                    } else if taken.contains(&q)
+                        || a.at[..n].iter().any(|&p| squares(p).any(|r| r == q))
+                    {
+                        Some(format!("{q} is already taken"))
+                    } else {
+                        None
+                    });
+                }
+                if bad.is_none()
+                    && t.xxl
+                    && !crate::board::movement::fits(map, &Obstacles::new(map), at)
+                {
+                    bad = Some(format!("a wall runs through the 2×2 base at {at}"));
+                }
                 if let Some(b) = bad {
                     found.push((
                         About::Placement,
@@ -907,7 +929,7 @@ impl Setup {
                     ));
                 }
             }
-            taken.extend(&a.at);
+            taken.extend(a.at.iter().flat_map(|&at| squares(at)));
             placed.push((i, max_health));
         }
         placed

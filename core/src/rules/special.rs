@@ -44,6 +44,10 @@ impl Engine<'_> {
             if self.st.is_over() || self.st.unit(target_unit).is_none_or(|u| !u.alive()) {
                 break;
             }
+            // XXL models ignore the four Special Combat Effects (docs/RULES.md §4.4).
+            if self.immune_to_effects(target_model) {
+                break;
+            }
             let model_lives = self.st.find_model(target_model).is_some();
             match e {
                 Effect::KnockDown if model_lives => {
@@ -57,12 +61,20 @@ impl Engine<'_> {
                         if self.st.is_over() {
                             break;
                         }
+                        if self.immune_to_effects(&m) {
+                            continue;
+                        }
                         self.push_back(&m, from);
                     }
                 }
                 Effect::Shaken => self.shaken_unit(target_unit, target_model, by_unit),
             }
         }
+    }
+
+    /// XXL models ignore the four Special Combat Effects (docs/RULES.md §4.4).
+    fn immune_to_effects(&self, model: &str) -> bool {
+        self.st.find_model(model).is_some_and(|(_, m)| m.xxl)
     }
 
     /// The models a unit-wide effect moves, in the owner's order: a Hero's one model, or each
@@ -146,7 +158,7 @@ impl Engine<'_> {
         let models: Vec<Id> = self
             .st
             .unit(unit)
-            .map(|u| u.models.iter().map(|m| m.id).collect())
+            .map(|u| u.models.iter().filter(|m| !m.xxl).map(|m| m.id).collect())
             .unwrap_or_default();
         for m in &models {
             self.set_status(
@@ -161,6 +173,9 @@ impl Engine<'_> {
         for m in self.unit_order(unit, model, "fleeing", |p| std::cmp::Reverse(far(p))) {
             if self.st.is_over() {
                 break;
+            }
+            if self.immune_to_effects(&m) {
+                continue;
             }
             self.flee(&m, cause_unit);
         }

@@ -5,10 +5,11 @@
 //! Nothing here reads what a face-down Blip holds: Blips are known by their square only, so
 //! the answer is the same from the Heroes' view and the Overmind's.
 
-use crate::board::los::LineOfSight;
-use crate::board::movement::{adjacent, shortest_path};
+use crate::board::los::base_visible;
+use crate::board::movement::{base_adjacent, shortest_path};
 use crate::data::action::{refuse, Action, Refusal, RefusalKind};
 use crate::data::event::AttackKind;
+use crate::data::geom::base_distance;
 use crate::data::geom::Pos;
 use crate::data::id::Id;
 use crate::data::map::Obstacles;
@@ -27,7 +28,7 @@ pub fn kind_of(action: &Action) -> Option<ActionKind> {
         Action::Shoot { .. } => ActionKind::Shoot,
         Action::Melee { .. } => ActionKind::Melee,
         Action::Overwatch { .. } => ActionKind::Overwatch,
-        Action::Interact { .. } => ActionKind::Interact,
+        Action::Interact { .. } | Action::DestroyWall { .. } => ActionKind::Interact,
         Action::Flip { .. } => ActionKind::Flip,
         Action::End
         | Action::Deploy
@@ -68,14 +69,31 @@ pub(crate) fn fighters(
     at: Pos,
     target_unit: Option<&str>,
 ) -> Vec<Id> {
+    let big = xxl_at(st, at);
     unit.models
         .iter()
-        .filter(|m| adjacent(&st.map, m.pos, at))
+        .filter(|m| base_adjacent(&st.map, m.pos, m.xxl, at, big))
         .filter(|m| !m.status.knocked_down && !m.status.stunned)
         .filter(|m| target_unit.is_none() || m.status.shaken_by.as_deref() != target_unit)
-        .filter(|m| st.rules.los.visible(&st.map, o, m.pos, at))
+        .filter(|m| base_visible(&st.rules.los, &st.map, o, m.pos, m.xxl, at, big))
         .map(|m| m.id)
         .collect()
+}
+
+/// Is `at` the position (top-left square) of an XXL model (docs/RULES.md §4.4)? Attacks,
+/// ranges and sight aimed at it then count every square of its base.
+pub(crate) fn xxl_at(st: &GameState, at: Pos) -> bool {
+    st.units
+        .iter()
+        .any(|u| u.models.iter().any(|m| m.xxl && m.pos == at))
+}
+
+/// The distance from `m`'s base to what stands on `at` (its base, if an XXL model's).
+pub(crate) fn reach(st: &GameState, m: &Model, at: Pos) -> u32 {
+    if !m.xxl && !xxl_at(st, at) {
+        return m.pos.distance(at);
+    }
+    base_distance(m.pos, m.xxl, at, xxl_at(st, at))
 }
 
 /// Models of `unit` that could make a Shoot attack on the square `at` (not adjacent, within
@@ -87,15 +105,16 @@ pub(crate) fn shooters(
     unit: &Unit,
     at: Pos,
 ) -> Vec<Id> {
+    let big = xxl_at(st, at);
     unit.models
         .iter()
         .filter(|m| !m.status.knocked_down && !m.status.stunned)
-        .filter(|m| !adjacent(&st.map, m.pos, at) && m.pos != at)
+        .filter(|m| !base_adjacent(&st.map, m.pos, m.xxl, at, big) && m.pos != at)
         .filter(|m| {
             Stats::shoot_of(st, content, unit.side, m)
-                .is_some_and(|s| m.pos.distance(at) <= s.max_range())
+                .is_some_and(|s| reach(st, m, at) <= s.max_range())
         })
-        .filter(|m| st.rules.los.visible(&st.map, o, m.pos, at))
+        .filter(|m| base_visible(&st.rules.los, &st.map, o, m.pos, m.xxl, at, big))
         .map(|m| m.id)
         .collect()
 }
@@ -214,7 +233,9 @@ fn check_start(st: &GameState, id: &str, kind: ActionKind) -> Result<(), Refusal
 }
 
 /// A move of up to `steps` from `from` to `to` through the waypoints `via`, each leg a
-/// shortest legal path. Returns the whole path (start first).
+/// shortest legal path (`xxl`: of a 2×2 base, its top-left squares, docs/RULES.md §4.4).
+/// Returns the whole path (start first).
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn plan_path(
     st: &GameState,
     o: &Obstacles,
@@ -223,6 +244,7 @@ pub(crate) fn plan_path(
     to: Pos,
     steps: u32,
     kind: ActionKind,
+    xxl: bool,
 ) -> Result<Vec<Pos>, Refusal> {
     let map = &st.map;
     for &p in via.iter().chain(std::iter::once(&to)) {
@@ -248,7 +270,9 @@ pub(crate) fn plan_path(
         o
     } else {
         let mut f = o.clone();
-        f.remove(from);
+        for p in crate::data::geom::footprint(from, xxl) {
+            f.remove(p);
+        }
         freed = f;
         &freed
     };
@@ -260,7 +284,12 @@ pub(crate) fn plan_path(
         }
         // Squares already walked stay free for the mover (its own start square is), so a leg
         // may not cross back over the path: shortest legs never need to.
-        let Some(leg) = shortest_path(map, o, at, p) else {
+        let leg = if xxl {
+            crate::board::movement::block_path(map, o, at, p)
+        } else {
+            shortest_path(map, o, at, p)
+        };
+        let Some(leg) = leg else {
             return refuse(
                 RefusalKind::Path,
                 if p == to && via.is_empty() {
@@ -302,9 +331,10 @@ fn plan_paths(
     steps: u32,
     kind: ActionKind,
     options: bool,
+    xxl: bool,
 ) -> Result<(Vec<Pos>, Vec<Vec<Pos>>), Refusal> {
-    if !options || !via.is_empty() || !st.map.in_bounds(to) || from == to {
-        return plan_path(st, o, from, via, to, steps, kind).map(|p| (p, Vec::new()));
+    if !options || !via.is_empty() || !st.map.in_bounds(to) || from == to || xxl {
+        return plan_path(st, o, from, via, to, steps, kind, xxl).map(|p| (p, Vec::new()));
     }
     let mut all = crate::board::movement::shortest_paths(
         &st.map,
@@ -408,6 +438,12 @@ pub(crate) enum Plan {
     Interact {
         unit: Id,
         model: Id,
+    },
+    /// Destroy Wall: `model` destroys one of `walls` (docs/RULES.md §5.4).
+    DestroyWall {
+        unit: Id,
+        model: Id,
+        walls: Vec<crate::rules::wall::Breach>,
     },
     Flip {
         blip: Id,
@@ -569,7 +605,7 @@ fn plan_action(
             } else {
                 Rules::sprint(st.rules.blip_movement)
             };
-            let (path, paths) = plan_paths(st, o, b.pos, via, *to, steps, kind, options)?;
+            let (path, paths) = plan_paths(st, o, b.pos, via, *to, steps, kind, options, false)?;
             Ok(Plan::BlipMove {
                 blip: b.id,
                 kind,
@@ -642,7 +678,8 @@ fn plan_action(
             } else {
                 Rules::sprint(movement)
             };
-            let (path, paths) = plan_paths(st, o, model.pos, via, *to, steps, kind, options)?;
+            let (path, paths) =
+                plan_paths(st, o, model.pos, via, *to, steps, kind, options, model.xxl)?;
             Ok(Plan::ModelMove {
                 unit: unit.id,
                 model: model.id,
@@ -698,6 +735,27 @@ fn plan_action(
             Ok(Plan::Interact {
                 unit: unit.id,
                 model: model.id,
+            })
+        }
+        (
+            Actor::Unit {
+                unit,
+                model,
+                named_model,
+            },
+            Action::DestroyWall { .. },
+        ) => {
+            // The model named, or the unit's first XXL model.
+            let model = if model.xxl || *named_model {
+                *model
+            } else {
+                unit.models.iter().find(|m| m.xxl).unwrap_or(model)
+            };
+            let walls = crate::rules::wall::check(st, model)?;
+            Ok(Plan::DestroyWall {
+                unit: unit.id,
+                model: model.id,
+                walls,
             })
         }
         (Actor::Unit { .. }, Action::Flip { unit }) => refuse(
@@ -844,7 +902,8 @@ pub(crate) fn why_no_attack(
     for m in &unit.models {
         let (id, pos, status) = (m.id, m.pos, &m.status);
         let shoot = Stats::shoot_of(st, content, unit.side, m);
-        let d = pos.distance(at);
+        let d = reach(st, m, at);
+        let big = xxl_at(st, at);
         let why = if melee && target_unit.is_some() && status.shaken_by == target_unit {
             format!(
                 "{id} is Shaken by {} and may not attack it this round",
@@ -854,7 +913,7 @@ pub(crate) fn why_no_attack(
             format!("{id} is Stunned")
         } else if status.knocked_down {
             format!("{id} is Knocked Down")
-        } else if melee && !adjacent(&st.map, pos, at) {
+        } else if melee && !base_adjacent(&st.map, pos, m.xxl, at, big) {
             if d == 1 {
                 format!("a wall stands between {id} and {target_model}")
             } else {
@@ -862,14 +921,14 @@ pub(crate) fn why_no_attack(
             }
         } else if !melee && shoot.is_none() {
             format!("{id} has no Shoot attack")
-        } else if !melee && (adjacent(&st.map, pos, at) || pos == at) {
+        } else if !melee && (base_adjacent(&st.map, pos, m.xxl, at, big) || pos == at) {
             format!("{id} is adjacent to {target_model} (no Shoot attack in Melee Combat)")
         } else if let Some(s) = shoot.filter(|s| !melee && d > s.max_range()) {
             format!(
                 "{id} is {d} squares from {target_model}, beyond its range {}",
                 s.max_range()
             )
-        } else if !st.rules.los.visible(&st.map, o, pos, at) {
+        } else if !base_visible(&st.rules.los, &st.map, o, pos, m.xxl, at, big) {
             format!("{id} has no Line of Sight to {target_model}")
         } else {
             continue;

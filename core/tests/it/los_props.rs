@@ -1,7 +1,10 @@
 //! Property tests of Line of Sight on random maps: agreement with a slow, obviously correct
 //! oracle, symmetry, monotonicity, and valid explanations.
 
-use overmind_core::los::{explain, Blocker, Explanation, ObstacleKind, Point, WallEdge};
+use overmind_core::geom::footprint;
+use overmind_core::los::{
+    base_visible, explain, Blocker, Explanation, ObstacleKind, Point, WallEdge,
+};
 use overmind_core::{Edge, LineOfSight, LosRule, Map, MapBuilder, Obstacles, Pos, Terrain};
 use proptest::prelude::*;
 
@@ -307,7 +310,7 @@ fn in_hull(sc: Scene, a: Pos, b: Pos) -> Scene {
     Scene { segs, crit }
 }
 
-fn oracle(map: &Map, obs: &Obstacles, a: Pos, b: Pos) -> bool {
+pub(crate) fn oracle(map: &Map, obs: &Obstacles, a: Pos, b: Pos) -> bool {
     oracle_with(map, obs, a, b, false)
 }
 
@@ -475,12 +478,12 @@ fn centre_oracle(map: &Map, obs: &Obstacles, a: Pos, b: Pos) -> bool {
 // ---------------------------------------------------------------------------------------------
 
 #[derive(Clone, Debug)]
-struct World {
-    map: Map,
-    obs: Obstacles,
+pub(crate) struct World {
+    pub(crate) map: Map,
+    pub(crate) obs: Obstacles,
 }
 
-fn world(max: i32) -> impl Strategy<Value = World> {
+pub(crate) fn world(max: i32) -> impl Strategy<Value = World> {
     world_of(1..=max, 1..=max, 0u8..35, 0u8..25, 0u8..25)
 }
 
@@ -540,8 +543,17 @@ fn world_of(
         })
 }
 
+/// A top-left square where a 2×2 base fits on the map's squares (none solid), if the map has
+/// one: the first from `i` on, in map order.
+pub(crate) fn base_square(map: &Map, i: u16) -> Option<Pos> {
+    let n = map.len();
+    (0..n)
+        .map(|k| map.pos_of((usize::from(i) + k) % n))
+        .find(|&p| footprint(p, true).all(|q| map.in_bounds(q) && !map.is_solid(q)))
+}
+
 /// The map in the mission drawing format, units as `u`, for failure messages.
-fn draw(w: &World) -> String {
+pub(crate) fn draw(w: &World) -> String {
     let m = &w.map;
     let mut out = String::new();
     for y in 0..=m.height() {
@@ -579,7 +591,7 @@ fn draw(w: &World) -> String {
     out
 }
 
-fn square(map: &Map, i: u16) -> Pos {
+pub(crate) fn square(map: &Map, i: u16) -> Pos {
     map.pos_of(usize::from(i) % map.len())
 }
 
@@ -629,6 +641,80 @@ proptest! {
         }
     }
 
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    /// XXL targets (docs/RULES.md §4.4): LOS to a 2×2 base is LOS to any one of its four
+    /// squares (its squares obstacles, as in the game), against the oracle; it is symmetric,
+    /// and adding a wall, a solid square or a unit never creates it.
+    #[test]
+    fn xxl_bases_agree_with_oracle(
+        w in world(10),
+        at in any::<u16>(),
+        pairs in proptest::collection::vec(any::<u16>(), 40),
+        what in 0u8..4,
+        extra in any::<u16>(),
+    ) {
+        let Some(base) = base_square(&w.map, at) else { return Ok(()) };
+        let mut obs = w.obs.clone();
+        for q in footprint(base, true) {
+            obs.insert(q);
+        }
+        let p = square(&w.map, extra);
+        let mut mb = MapBuilder::from(w.map.clone());
+        let mut more_obs = obs.clone();
+        match what {
+            0 => { mb.set_west(p.x, p.y, Edge::Wall); }
+            1 => { mb.set_north(p.x, p.y, Edge::Wall); }
+            2 => { if !footprint(base, true).any(|q| q == p) { mb.set_terrain(p, Terrain::Solid); } }
+            _ => more_obs.insert(p),
+        }
+        let more = mb.build();
+        for i in pairs {
+            let a = square(&w.map, i);
+            if footprint(base, true).any(|q| q == a) {
+                continue;
+            }
+            let fast = base_visible(&LosRule::Exact, &w.map, &obs, a, false, base, true);
+            let slow = footprint(base, true).any(|q| oracle(&w.map, &obs, a, q));
+            prop_assert_eq!(fast, slow, "{} -> XXL at {}\n{}", a, base, draw(&w));
+            prop_assert_eq!(
+                fast,
+                base_visible(&LosRule::Exact, &w.map, &obs, base, true, a, false),
+                "not symmetric: {} and XXL at {}", a, base
+            );
+            if base_visible(&LosRule::Exact, &more, &more_obs, a, false, base, true) {
+                prop_assert!(fast, "adding {} at {} created LOS {} -> XXL at {}", what, p, a, base);
+            }
+        }
+    }
+
+    /// Ruined Walls are openings (docs/RULES.md §5.4): LOS on a map with walls ruined agrees
+    /// with the oracle (which reads only walls), and never is less than before the ruin.
+    #[test]
+    fn ruined_walls_agree_with_oracle(
+        w in world(10),
+        ruin in proptest::collection::vec((any::<u16>(), any::<bool>()), 12),
+        pairs in proptest::collection::vec((any::<u16>(), any::<u16>()), 60),
+    ) {
+        let edges: Vec<(Pos, overmind_core::Dir)> = ruin
+            .iter()
+            .map(|&(i, east)| {
+                (square(&w.map, i), if east { overmind_core::Dir::E } else { overmind_core::Dir::S })
+            })
+            .collect();
+        let ruined = w.map.with_ruined(&edges);
+        for (i, j) in pairs {
+            let (a, b) = (square(&w.map, i), square(&w.map, j));
+            let fast = LosRule::Exact.visible(&ruined, &w.obs, a, b);
+            prop_assert_eq!(fast, oracle(&ruined, &w.obs, a, b), "{} -> {}", a, b);
+            if LosRule::Exact.visible(&w.map, &w.obs, a, b) {
+                prop_assert!(fast, "a ruined wall removed LOS {} -> {}", a, b);
+            }
+        }
+    }
 }
 
 proptest! {

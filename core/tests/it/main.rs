@@ -28,3 +28,4 @@ mod psychic;
 mod setup_units;
 mod triggers;
 mod unit_effects;
+mod xxl;

@@ -216,6 +216,15 @@ pub(crate) static MODEL: Class<ModelRef> = Class {
             get: |lua, m| Ok(Value::Table(args::square(lua, m.0.pos)?)),
         },
         Field {
+            doc: FieldDoc {
+                name: "xxl",
+                ty: "boolean",
+                doc: "Is it an XXL model (docs/RULES.md §4.4: its base fills the 2×2 squares \
+                      whose top-left square is `pos`)?",
+            },
+            get: |_, m| Ok(Value::Boolean(m.0.xxl)),
+        },
+        Field {
             doc: FieldDoc { name: "health", ty: "integer", doc: "Its Health (when the handle was made)." },
             get: |_, m| Ok(Value::Integer(i64::from(m.0.health))),
         },

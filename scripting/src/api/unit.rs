@@ -181,6 +181,30 @@ fn fear(lua: &Lua, this: &UnitRef, a: MultiValue) -> mlua::Result<MultiValue> {
     args::none()
 }
 
+fn destroy_wall(lua: &Lua, this: &UnitRef, a: MultiValue) -> mlua::Result<MultiValue> {
+    Args::new("destroy_wall", a).at_most(0)?;
+    let this = this.clone();
+    with_ctx(lua, move |lua, ctx| {
+        acting(ctx, "destroy_wall", &this)?;
+        // A new map and the sight check after it: charged as a search of the map.
+        charge(lua, search_units(ctx))?;
+        let model = ctx
+            .state()
+            .unit(&this.id)
+            .and_then(|u| u.models.iter().find(|m| m.xxl))
+            .map(|m| m.id);
+        let Some(model) = model else {
+            return err(format!(
+                "destroy_wall: {} has no XXL model: only XXL models Destroy Wall",
+                this.id
+            ));
+        };
+        ctx.destroy_wall(&model)
+            .map_err(|e| core_err("destroy_wall", &e))
+    })?;
+    args::none()
+}
+
 fn move_towards(lua: &Lua, this: &UnitRef, a: MultiValue) -> mlua::Result<MultiValue> {
     let a = Args::new("move_towards", a);
     a.at_most(3)?;
@@ -389,6 +413,20 @@ pub(crate) static UNIT: Class<UnitRef> = Class {
                       when the unit has no Fear or the target is not a Hero.",
             },
             make: |lua| method(lua, fear),
+        },
+        Method {
+            doc: FnDoc {
+                name: "destroy_wall",
+                params: &[],
+                returns: &[],
+                doc: "Destroy Wall (docs/RULES.md §5.4): the performing unit's XXL model, standing \
+                      orthogonally against a building's wall along a whole side of its base, puts \
+                      a Ruined Wall on both edges (an opening two squares wide) and the building \
+                      becomes a Ruin; the Overmind chooses when several walls qualify (decision \
+                      `wall`), and a Blip now in a Hero's sight is revealed at once. Raises an \
+                      error when the unit has no XXL model, it is Stunned, or no wall qualifies.",
+            },
+            make: |lua| method(lua, destroy_wall),
         },
         Method {
             doc: FnDoc {

@@ -29,6 +29,7 @@ pub(super) const EVENTS: &[(&str, &[&str])] = &[
     ),
     ("decoy_removed", &["blip", "at"]),
     ("deployed", &["unit", "side", "at"]),
+    ("wall_destroyed", &["unit", "model", "building", "edges"]),
     ("models_placed", &["unit", "type", "models"]),
     ("model_lost", &["unit", "reason"]),
     ("unit_spawned", &["unit", "type", "models", "source"]),
@@ -283,6 +284,12 @@ mod tests {
                 side: overmind_core::Side::Heroes,
                 at: p,
             },
+            Event::WallDestroyed {
+                unit: overmind_core::Id::from(s()),
+                model: overmind_core::Id::from(s()),
+                building: 0,
+                edges: vec![[p, p]],
+            },
             Event::ModelsPlaced {
                 unit: overmind_core::Id::from(s()),
                 type_id: overmind_core::Id::from(s()),
@@ -290,6 +297,7 @@ mod tests {
                     id: overmind_core::Id::from(s()),
                     at: p,
                     type_id: overmind_core::Id::from(s()),
+                    xxl: false,
                 }],
             },
             Event::ModelLost {
@@ -488,6 +496,7 @@ mod tests {
                 | Event::BlipRevealed { .. }
                 | Event::DecoyRemoved { .. }
                 | Event::Deployed { .. }
+                | Event::WallDestroyed { .. }
                 | Event::ModelsPlaced { .. }
                 | Event::ModelLost { .. }
                 | Event::UnitSpawned { .. }

@@ -4,7 +4,7 @@ use overmind_core::Id;
 use overmind_core::{Action, Pos};
 
 /// The command words and what each takes, for messages.
-const USAGE: &str = "move UNIT X,Y, sprint UNIT X,Y, shoot UNIT TARGET, melee UNIT TARGET, overwatch UNIT, interact UNIT, flip BLIP, play CARD [TARGET|X,Y], discard CARD, interrupt CARD CARD or end";
+const USAGE: &str = "move UNIT X,Y, sprint UNIT X,Y, shoot UNIT TARGET, melee UNIT TARGET, overwatch UNIT, interact UNIT, destroy UNIT, flip BLIP, play CARD [TARGET|X,Y], discard CARD, interrupt CARD CARD or end";
 
 /// Read one command as the CLI writes it: `move UNIT X,Y`, `sprint UNIT X,Y`,
 /// `shoot UNIT TARGET`, `melee UNIT TARGET`, `overwatch UNIT`, `interact UNIT`, `flip BLIP`,
@@ -93,7 +93,7 @@ pub fn parse_action(text: &str) -> Result<Action, (usize, String)> {
                 }
             }
         }
-        "overwatch" | "interact" | "flip" => {
+        "overwatch" | "interact" | "destroy" | "flip" => {
             let (_, unit) = arg(
                 1,
                 if verb_lc == "flip" {
@@ -109,6 +109,9 @@ pub fn parse_action(text: &str) -> Result<Action, (usize, String)> {
                     unit: Id::from(unit),
                 },
                 "interact" => Action::Interact {
+                    unit: Id::from(unit),
+                },
+                "destroy" => Action::DestroyWall {
                     unit: Id::from(unit),
                 },
                 _ => Action::Flip {
@@ -167,6 +170,7 @@ fn usage_of(verb: &str) -> &'static str {
         "melee" => "melee UNIT TARGET",
         "overwatch" => "overwatch UNIT",
         "interact" => "interact UNIT",
+        "destroy" => "destroy UNIT",
         "flip" => "flip BLIP",
         "play" => "play CARD [TARGET|X,Y]",
         "discard" => "discard CARD",

@@ -79,6 +79,7 @@ fn overmind_phase(set: &PackSet, hand: &[&str]) -> Game {
             health: 1,
             max_health: 1,
             status: Default::default(),
+            xxl: false,
         }],
         activated: false,
         used: vec![],

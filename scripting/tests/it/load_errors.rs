@@ -92,6 +92,7 @@ fn the_example_alien_types_load_with_their_numbers() {
         melee_effects,
         shoot_effects: vec![],
         behaviours: b.iter().map(|s| s.to_string()).collect(),
+        xxl: false,
     };
     assert_eq!(
         load("stalker"),
@@ -247,7 +248,7 @@ fn bad_alien_numbers_name_the_field_and_its_line() {
         ("cv = 1 }", "cv = 99 }", 6, "alien_type: shoot.long.cv must be a whole number from 0 to 20, found number 99"),
         ("\"knock_down\"", "\"knockdown\"", 7, "alien_type: melee_effects[1] must be one of knock_down, push_back, shaken, stun, found string \"knockdown\""),
         ("\"rush\"", "\"Rush\"", 8, "alien_type: behaviours[1] must be an id (a string of a-z, 0-9 and _, at most 31 bytes), found string \"Rush\""),
-        ("id = \"bad\"", "id = \"bad\", speed = 3", 3, "alien_type: unknown field 'speed' (fields: id, name, unit, movement, melee, defence, health, fear, shoot, melee_effects, shoot_effects, behaviours, on)"),
+        ("id = \"bad\"", "id = \"bad\", speed = 3", 3, "alien_type: unknown field 'speed' (fields: id, name, unit, movement, melee, defence, health, fear, shoot, melee_effects, shoot_effects, behaviours, xxl, on)"),
         ("unit = { max = 2 },\n", "", 2, "alien_type: unit is missing (a table (max, leader))"),
     ];
     for (from, to, line, message) in cases {

@@ -99,7 +99,7 @@ fn play(set: &PackSet, seed: u64, steps: usize) -> (Game, Vec<String>) {
 fn a_noop_step_hook_on_every_alien_type_changes_no_game() {
     let tmp = tempfile::tempdir().expect("temp dir");
     let dir = tmp.path().join("noop");
-    assert_eq!(noop_pack(&dir), 4, "the base pack's four Alien Types");
+    assert_eq!(noop_pack(&dir), 5, "the base pack's five Alien Types");
     let base = load(&pack());
     let noop = load(&dir);
     for seed in 0..20 {

@@ -444,7 +444,7 @@ health = 3
         (
             "\"spiter\"",
             0,
-            "unit N: no Alien Type named \"spiter\"; the loaded packs define dread, spitter, \
+            "unit N: no Alien Type named \"spiter\"; the loaded packs define dread, juggernaut, spitter, \
              stalker, warden",
         ),
         ("[[4, 0]", 0, "unit S: this id is used twice"),

@@ -167,6 +167,7 @@ fn alien(g: &mut Game, id: &str, kind: &str, x: i32, y: i32, health: u32) {
             health,
             max_health: health,
             status: Default::default(),
+            xxl: false,
         }],
         activated: false,
         used: vec![],

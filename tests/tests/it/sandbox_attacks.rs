@@ -1359,6 +1359,7 @@ mod game {
             melee_effects: vec![],
             shoot_effects: vec![],
             behaviours: vec!["probe".into()],
+            xxl: false,
         }
     }
 
@@ -1651,6 +1652,19 @@ fn log_spam_is_capped_and_the_call_ends() {
 /// the hook never sees). The spent depth budget ends every level, and says its real limit.
 #[test]
 fn a_spent_depth_budget_unwinds_nested_behaviours_through_every_catcher() {
+    // On a thread with the main thread's stack, as the hosts play games (8 MiB): 60 nested
+    // behaviours are deeper than rules.toml allows (16), and the Rust frames of each level add
+    // up in a debug build.
+    let game = std::thread::Builder::new()
+        .stack_size(8 << 20)
+        .spawn(nested_depth)
+        .expect("a thread");
+    if let Err(p) = game.join() {
+        std::panic::resume_unwind(p);
+    }
+}
+
+fn nested_depth() {
     let _watchdog = Watchdog::start("nested_depth");
     let body = r#"
     local left = game:blips()

@@ -317,50 +317,61 @@ fn play(spec: &Spec, meta: &Meta, args: &Args, jobs: usize, shard: Shard) -> Res
     let cpu_started = cpu_time::ProcessTime::try_now().ok();
     std::thread::scope(|s| {
         for _ in 0..jobs {
-            s.spawn(|| {
-                let (set, earlier) = match load(spec) {
-                    Ok(sets) => sets,
-                    Err(e) => return fail(&failure, e),
-                };
-                let own = earlier.as_ref().map(|e| stripped(&set.content, &e.content));
-                let content = own.as_ref().unwrap_or(&set.content);
-                // The mission is read and parsed once per thread, not once per game.
-                let setup = match set.setup(&args.mission) {
-                    Ok(setup) => setup,
-                    Err(ps) => return fail(&failure, packs::problems(ps)),
-                };
-                let mut mine = Vec::new();
-                loop {
-                    let k = next.fetch_add(1, Ordering::Relaxed);
-                    if k >= n {
-                        break;
-                    }
-                    // The k-th game of the slice is game i of the whole run.
-                    let i = (shard.index - 1).wrapping_add((k as u64).wrapping_mul(shard.count));
-                    let seed = meta.first_seed.wrapping_add(i);
-                    let started = match setup.start(content, seed) {
-                        Ok(st) => Ok(Game::new(st, &setup.name, seed)),
-                        // The same start again through the packs, for problems with places.
-                        Err(es) if own.is_some() => Err(CliError::Problems(
-                            es.iter().map(ToString::to_string).collect(),
-                        )),
-                        Err(_) => set.start(&args.mission, seed).map_err(packs::problems),
+            // Each game thread gets the main thread's stack: nested behaviours recurse
+            // through the engine, and the depth limits must end them before the stack does.
+            let spawned = std::thread::Builder::new()
+                .stack_size(crate::GAME_STACK_BYTES)
+                .spawn_scoped(s, || {
+                    let (set, earlier) = match load(spec) {
+                        Ok(sets) => sets,
+                        Err(e) => return fail(&failure, e),
                     };
-                    match started {
-                        Ok(mut game) => {
-                            play_ai_game_at(&mut game, content, MAX_ACTIONS, meta.levels);
-                            mine.push((k, GameStats::of(&game.log, game.state.round)));
-                        }
-                        Err(e) => {
-                            fail(&failure, e);
+                    let own = earlier.as_ref().map(|e| stripped(&set.content, &e.content));
+                    let content = own.as_ref().unwrap_or(&set.content);
+                    // The mission is read and parsed once per thread, not once per game.
+                    let setup = match set.setup(&args.mission) {
+                        Ok(setup) => setup,
+                        Err(ps) => return fail(&failure, packs::problems(ps)),
+                    };
+                    let mut mine = Vec::new();
+                    loop {
+                        let k = next.fetch_add(1, Ordering::Relaxed);
+                        if k >= n {
                             break;
                         }
+                        // The k-th game of the slice is game i of the whole run.
+                        let i =
+                            (shard.index - 1).wrapping_add((k as u64).wrapping_mul(shard.count));
+                        let seed = meta.first_seed.wrapping_add(i);
+                        let started = match setup.start(content, seed) {
+                            Ok(st) => Ok(Game::new(st, &setup.name, seed)),
+                            // The same start again through the packs, for problems with places.
+                            Err(es) if own.is_some() => Err(CliError::Problems(
+                                es.iter().map(ToString::to_string).collect(),
+                            )),
+                            Err(_) => set.start(&args.mission, seed).map_err(packs::problems),
+                        };
+                        match started {
+                            Ok(mut game) => {
+                                play_ai_game_at(&mut game, content, MAX_ACTIONS, meta.levels);
+                                mine.push((k, GameStats::of(&game.log, game.state.round)));
+                            }
+                            Err(e) => {
+                                fail(&failure, e);
+                                break;
+                            }
+                        }
                     }
-                }
-                if let Ok(mut r) = results.lock() {
-                    r.extend(mine);
-                }
-            });
+                    if let Ok(mut r) = results.lock() {
+                        r.extend(mine);
+                    }
+                });
+            if let Err(e) = spawned {
+                fail(
+                    &failure,
+                    CliError::Failed(format!("cannot start a game thread: {e}")),
+                );
+            }
         }
     });
     let seconds = started.elapsed().as_secs_f64();

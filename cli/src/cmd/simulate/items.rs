@@ -44,7 +44,7 @@ impl ItemKind {
 /// `content` without the item `id`, and what the item is and what leaving it out means.
 ///
 /// # Errors
-/// No item has that id, or leaving it out leaves an Alien Type with no behaviour.
+/// No item has that id.
 pub fn without(content: &Content, id: &str) -> Result<(ItemKind, String, Content), String> {
     let mut c = content.clone();
     if c.behaviours.remove(id).is_some() {
@@ -52,13 +52,12 @@ pub fn without(content: &Content, id: &str) -> Result<(ItemKind, String, Content
         for (t, a) in &mut c.aliens {
             if a.behaviours.iter().any(|b| b == id) {
                 a.behaviours.retain(|b| b != id);
-                if a.behaviours.is_empty() {
-                    return Err(format!(
-                        "--compare-item {id}: alien type {t} performs only {id}, so it has no \
-                         behaviour to fall back to"
-                    ));
-                }
-                fall_back.push(format!("{t} ({})", a.behaviours.join(", ")));
+                fall_back.push(if a.behaviours.is_empty() {
+                    // It then performs no behaviour: the game says so at each of its turns.
+                    format!("{t} (none: it performs no behaviour)")
+                } else {
+                    format!("{t} ({})", a.behaviours.join(", "))
+                });
             }
         }
         let what = if fall_back.is_empty() {
@@ -217,54 +216,61 @@ pub(super) fn compare_items(
     };
     std::thread::scope(|s| {
         for _ in 0..jobs.min(n).max(1) {
-            s.spawn(|| {
-                // Content is not shared between threads: each loads the packs itself.
-                let set = match packs::load(dirs) {
-                    Ok(set) => set,
-                    Err(e) => return fail(e),
-                };
-                let mut variants = vec![set.content.clone()];
-                for id in &args.compare_item {
-                    match without(&set.content, id) {
-                        Ok((_, _, c)) => variants.push(c),
-                        Err(e) => return fail(CliError::Usage(e)),
-                    }
-                }
-                let setup = match set.setup(&args.mission) {
-                    Ok(setup) => setup,
-                    Err(ps) => return fail(packs::problems(ps)),
-                };
-                let mut mine = Vec::new();
-                loop {
-                    let k = next.fetch_add(1, Ordering::Relaxed);
-                    if k >= n {
-                        break;
-                    }
-                    let seed = args.seed.wrapping_add(k as u64);
-                    let mut row = Vec::with_capacity(variants.len());
-                    let mut base = None;
-                    for content in &variants {
-                        match setup.start(content, seed) {
-                            Ok(st) => {
-                                let mut game = Game::new(st, &setup.name, seed);
-                                play_ai_game_at(&mut game, content, MAX_ACTIONS, levels);
-                                let stats = GameStats::of(&game.log, game.state.round);
-                                row.push(measures(&stats));
-                                base.get_or_insert(stats);
-                            }
-                            Err(es) => {
-                                return fail(CliError::Problems(
-                                    es.iter().map(ToString::to_string).collect(),
-                                ))
-                            }
+            // Each game thread gets the main thread's stack: nested behaviours recurse
+            // through the engine, and the depth limits must end them before the stack does.
+            let spawned = std::thread::Builder::new()
+                .stack_size(crate::GAME_STACK_BYTES)
+                .spawn_scoped(s, || {
+                    // Content is not shared between threads: each loads the packs itself.
+                    let set = match packs::load(dirs) {
+                        Ok(set) => set,
+                        Err(e) => return fail(e),
+                    };
+                    let mut variants = vec![set.content.clone()];
+                    for id in &args.compare_item {
+                        match without(&set.content, id) {
+                            Ok((_, _, c)) => variants.push(c),
+                            Err(e) => return fail(CliError::Usage(e)),
                         }
                     }
-                    mine.push((k, row, base.unwrap_or_default()));
-                }
-                if let Ok(mut r) = results.lock() {
-                    r.extend(mine);
-                }
-            });
+                    let setup = match set.setup(&args.mission) {
+                        Ok(setup) => setup,
+                        Err(ps) => return fail(packs::problems(ps)),
+                    };
+                    let mut mine = Vec::new();
+                    loop {
+                        let k = next.fetch_add(1, Ordering::Relaxed);
+                        if k >= n {
+                            break;
+                        }
+                        let seed = args.seed.wrapping_add(k as u64);
+                        let mut row = Vec::with_capacity(variants.len());
+                        let mut base = None;
+                        for content in &variants {
+                            match setup.start(content, seed) {
+                                Ok(st) => {
+                                    let mut game = Game::new(st, &setup.name, seed);
+                                    play_ai_game_at(&mut game, content, MAX_ACTIONS, levels);
+                                    let stats = GameStats::of(&game.log, game.state.round);
+                                    row.push(measures(&stats));
+                                    base.get_or_insert(stats);
+                                }
+                                Err(es) => {
+                                    return fail(CliError::Problems(
+                                        es.iter().map(ToString::to_string).collect(),
+                                    ))
+                                }
+                            }
+                        }
+                        mine.push((k, row, base.unwrap_or_default()));
+                    }
+                    if let Ok(mut r) = results.lock() {
+                        r.extend(mine);
+                    }
+                });
+            if let Err(e) = spawned {
+                fail(CliError::Failed(format!("cannot start a game thread: {e}")));
+            }
         }
     });
     if let Some(e) = failure.into_inner().ok().flatten() {

@@ -756,7 +756,7 @@ impl<'a> Scene<'a> {
             return 0.0;
         };
         let mut cv = cv;
-        if let (true, Some(from), Some(b)) = (shooting, from, self.st.map.building(t.pos)) {
+        if let (true, Some(from), Some(b)) = (shooting, from, self.st.map.intact_building(t.pos)) {
             if self.st.map.building(from) != Some(b) {
                 cv = cv.saturating_sub(rules.building_penalty).max(1);
             }

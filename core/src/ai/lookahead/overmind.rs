@@ -87,6 +87,14 @@ fn lies_in_wait(
 ) -> bool {
     let out_of_reach = u.models.iter().all(|m| {
         let mv = Stats::movement(state, content, Side::Overmind, m);
+        if m.xxl {
+            // A 2×2 base: its own search, to a square next to each Hero.
+            return heroes.iter().all(|(_, h)| {
+                let goal = crate::board::movement::Goal::AdjacentTo(vec![*h]);
+                crate::board::movement::block_distance(&state.map, o, m.pos, &goal)
+                    .is_none_or(|d| d > mv)
+            });
+        }
         let near = Bare::near(&state.map, m.pos, mv + 2);
         heroes
             .iter()
@@ -94,9 +102,18 @@ fn lies_in_wait(
     });
     out_of_reach
         && u.models.iter().all(|m| {
-            heroes
-                .iter()
-                .all(|(_, h)| !state.rules.los.visible(&state.map, o, *h, m.pos))
+            heroes.iter().all(|(_, h)| {
+                // An XXL model is seen by any of its four squares (docs/RULES.md §4.4).
+                !crate::board::los::base_visible(
+                    &state.rules.los,
+                    &state.map,
+                    o,
+                    *h,
+                    false,
+                    m.pos,
+                    m.xxl,
+                )
+            })
         })
 }
 

@@ -99,7 +99,7 @@ mod tests;
 
 pub use explain::{Blocker, Explanation, ObstacleKind, Point, Rational, WallEdge};
 
-use crate::data::geom::Pos;
+use crate::data::geom::{footprint, Pos};
 use crate::data::map::{Map, Obstacles};
 use cache::{Masks, Memo, MemoEntry, Slot, Static};
 use frame::{Blk, Frame, StaticScan};
@@ -123,6 +123,26 @@ impl crate::data::state::GameState {
         let rule = self.rules.los;
         self.blips_in_sight(|map, o, a, b| rule.visible(map, o, a, b))
     }
+}
+
+/// Line of Sight between two bases (docs/RULES.md §4.4): some square of the one at `a` sees some
+/// square of the one at `b` (an XXL base fills the 2×2 squares from its top-left square). The
+/// bases' own squares stay obstacles: a line that reaches one square of a base past another
+/// of its squares first reaches that other one, so this is exactly "any of its squares".
+#[must_use]
+pub fn base_visible(
+    rule: &impl LineOfSight,
+    map: &Map,
+    obstacles: &Obstacles,
+    a: Pos,
+    a_xxl: bool,
+    b: Pos,
+    b_xxl: bool,
+) -> bool {
+    if !a_xxl && !b_xxl {
+        return rule.visible(map, obstacles, a, b);
+    }
+    footprint(a, a_xxl).any(|p| footprint(b, b_xxl).any(|q| rule.visible(map, obstacles, p, q)))
 }
 
 /// A Line of Sight rule. Squares `a` and `b` themselves never block.

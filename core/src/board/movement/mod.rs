@@ -19,11 +19,12 @@
 //! cached step masks), `grid` (one search's grid), `walk` (a breadth-first search taken further
 //! on demand), `scratch` (per-thread buffers and the last search), `field` ([`DistanceField`]),
 //! `paths` (path searches and their counter), `reachable`, `towards` ([`Goal`], [`towards()`]),
-//! `away`, `goal_field` ([`GoalField`]) and `repair` (its update after models move).
+//! `away`, `block` (XXL models' 2×2 bases), `goal_field` ([`GoalField`]) and `repair` (its update after models move).
 //!
 //! [`Obstacles`]: crate::data::map::Obstacles
 
 mod away;
+mod block;
 mod field;
 mod goal_field;
 mod grid;
@@ -40,6 +41,9 @@ mod walk;
 mod tests;
 
 pub use away::{away, Away};
+pub use block::{
+    base_adjacent, block_distance, block_path, block_reachable, block_towards, can_step_block, fits,
+};
 pub use field::DistanceField;
 pub use goal_field::GoalField;
 pub use paths::{path_distance, path_searches, shortest_path, shortest_paths, MAX_PATH_OPTIONS};

@@ -64,6 +64,21 @@ pub struct Towards {
 }
 
 impl Towards {
+    /// An answer made elsewhere in the board layer (an XXL model's, `block`).
+    pub(super) fn from_parts(
+        ends: Vec<Pos>,
+        remaining: Remaining,
+        steps: u32,
+        paths: Vec<Vec<Pos>>,
+    ) -> Towards {
+        Towards {
+            ends,
+            remaining,
+            steps,
+            paths,
+        }
+    }
+
     /// The answer for a mover off the map.
     pub(super) fn nowhere() -> Towards {
         Towards {

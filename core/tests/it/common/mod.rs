@@ -54,6 +54,7 @@ pub fn alien(id: &str, max: u32, movement: u32, behaviours: &[&str]) -> AlienTyp
         melee_effects: vec![],
         shoot_effects: vec![],
         behaviours: behaviours.iter().map(|s| s.to_string()).collect(),
+        xxl: false,
     }
 }
 
@@ -368,6 +369,7 @@ pub fn base_like() -> Content {
         melee_effects: vec![],
         shoot_effects: vec![],
         behaviours: b.iter().map(|s| s.to_string()).collect(),
+        xxl: false,
     };
     let mut warden = mk("warden", 2, 4, 3, 3, 3, 0, None, &["protect"]);
     warden.melee_effects = vec![Effect::KnockDown];
@@ -443,6 +445,7 @@ pub fn push_alien(st: &mut GameState, id: &str, kind: &str, at: &[[i32; 2]], hea
                 health,
                 max_health: health,
                 status: Default::default(),
+                xxl: false,
             })
             .collect(),
     ));

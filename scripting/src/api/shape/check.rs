@@ -40,6 +40,7 @@ fn expectation(rule: &Rule) -> String {
         Rule::Id => "an id (a string of a-z, 0-9 and _, at most 31 bytes)".into(),
         Rule::Int { min, max } => format!("a whole number from {min} to {max}"),
         Rule::Func => "a function".into(),
+        Rule::Bool => "true or false".into(),
         Rule::Table(s) => format!(
             "a table ({})",
             s.fields
@@ -168,6 +169,7 @@ fn check_value(v: &Value, rule: &Rule, here: &[String], out: &mut Vec<Invalid>) 
         Rule::Id => matches!(v, Value::String(s) if is_id(&s.to_string_lossy())),
         Rule::Int { min, max } => as_int(v).is_some_and(|n| (*min..=*max).contains(&n)),
         Rule::Func => matches!(v, Value::Function(_)),
+        Rule::Bool => matches!(v, Value::Boolean(_)),
         Rule::Symbol => matches!(v, Value::String(s) if is_symbol(&s.to_string_lossy())),
         Rule::OneOf(names) => match v {
             Value::String(s) if names.iter().any(|n| s.as_bytes().as_ref() == n.as_bytes()) => true,

@@ -138,6 +138,7 @@ pub static ALIEN_TYPE_DEF: Shape = Shape {
         ShapeField { name: "melee_effects", ty: "Effect[]?", doc: "Special Combat Effects of its Melee attacks.", required: false, rule: Rule::Effects },
         ShapeField { name: "shoot_effects", ty: "Effect[]?", doc: "Special Combat Effects of its Shoot attacks.", required: false, rule: Rule::Effects },
         ShapeField { name: "behaviours", ty: "string[]?", doc: "Ids of the Alien Behaviours it may perform; the Overmind picks one per triggered reveal.", required: false, rule: Rule::Ids },
+        ShapeField { name: "xxl", ty: "boolean?", doc: "An XXL model (docs/RULES.md §4.4): its base fills 2×2 squares, named by the top-left one; it moves as a block, is adjacent to whatever touches its base, ignores the four Special Combat Effects and may Destroy Wall (§5.4). Default false.", required: false, rule: Rule::Bool },
         ShapeField { name: "on", ty: "AlienHooks?", doc: "Abilities of the type: triggers that run for its units' moments (a unit of the type activates, steps, is revealed, attacks, is hurt, is killed).", required: false, rule: Rule::Table(&ALIEN_HOOKS) },
     ],
 };

@@ -18,6 +18,8 @@ pub enum Rule {
     },
     /// A function.
     Func,
+    /// `true` or `false`.
+    Bool,
     /// A nested table of this shape.
     Table(&'static Shape),
     /// An array of Special Combat Effect names.

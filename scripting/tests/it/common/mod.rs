@@ -243,6 +243,7 @@ pub fn play(scene: &Scene, content: &Content) -> Played {
                     health: hp,
                     max_health: hp,
                     status: Default::default(),
+                    xxl: false,
                 })
                 .collect(),
             activated: false,
