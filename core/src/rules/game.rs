@@ -215,8 +215,26 @@ impl Engine<'_> {
             | Plan::DestroyWall { unit, .. } => (*unit, kind_or(action), false),
             Plan::Flip { blip } => (*blip, ActionKind::Flip, false),
         };
+        let mut plan = plan;
         if !continuing {
-            self.start_action(&id, kind);
+            if self.begin_activation(&id) {
+                // The activation's start triggers changed the game before the action: it is
+                // checked again, and voided if they left it illegal (as round 1's, §14).
+                match crate::rules::validate::validate(
+                    self.st,
+                    self.content,
+                    side,
+                    action,
+                    crate::rules::validate::Paths::All,
+                ) {
+                    Ok(p) => plan = p,
+                    Err(e) => {
+                        self.emit(Event::ActionVoided { reason: e.message });
+                        return;
+                    }
+                }
+            }
+            self.take_action(&id, kind);
         }
         match plan {
             Plan::Action => {}
@@ -267,8 +285,12 @@ impl Engine<'_> {
 
     /// Begin a validated action of `id`: start its activation if needed and record the
     /// action.
-    fn start_action(&mut self, id: &str, kind: ActionKind) {
+    /// Start `id`'s activation unless it is under way: whether its `activation_start`
+    /// triggers changed the game (each effect is an event), so that the action is checked
+    /// again before it resolves.
+    fn begin_activation(&mut self, id: &str) -> bool {
         let active = self.st.active.as_deref() == Some(id);
+        let mut changed = false;
         if !active {
             if let Some(prev) = self.st.active {
                 self.end_activation(&prev);
@@ -276,7 +298,9 @@ impl Engine<'_> {
             self.st.active = Some(Id::from(id));
             self.interrupting_with(Id::from(id));
             self.emit(Event::ActivationStarted { unit: Id::from(id) });
+            let before = self.events.len();
             self.fire_about(Hook::ActivationStart, Some(Id::from(id)), None);
+            changed = self.events.len() != before;
             if let Some(u) = self.st.unit_mut(id) {
                 u.activated = true;
                 u.used.clear();
@@ -288,6 +312,11 @@ impl Engine<'_> {
                 b.used.clear();
             }
         }
+        changed
+    }
+
+    /// Count `kind` as an action of `id`'s activation.
+    fn take_action(&mut self, id: &str, kind: ActionKind) {
         if let Some(u) = self.st.unit_mut(id) {
             u.used.push(kind);
         } else if let Some(b) = self.st.blips.iter_mut().find(|b| b.id == id) {

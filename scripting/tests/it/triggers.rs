@@ -1156,3 +1156,50 @@ fn a_hook_gets_its_moment_through_varargs_and_one_without_a_moment_parameter_sti
     seen.sort();
     assert_eq!(seen, ["lone 1", "spread 1"], "{ev:#?}");
 }
+
+#[test]
+fn an_action_an_activation_start_hook_leaves_illegal_is_voided_and_the_activation_goes_on() {
+    // Validate, then resolve: the hook runs between them, so the action is checked again.
+    let pack = Pack::new(&[
+        ("heroes/trooper.toml", HERO),
+        ("heroes/medic.toml", MEDIC),
+        ("aliens/grunt.lua", GRUNT),
+    ]);
+    pack.write(
+        "triggers/sniper.lua",
+        r#"return trigger {
+  id = "sniper", name = "Sniper", text = "Whenever a unit activates, every alien is hit for 5.",
+  on = {
+    activation_start = function(game)
+      for _, a in ipairs(game:aliens()) do
+        game:damage(a, 5)
+      end
+    end,
+  },
+}
+"#,
+    );
+    let set = pack.load();
+    let mut g = game(&set, &[("T", "trooper", 0, 0)]);
+    alien(&mut g, "G", "grunt", 3, 0, 1);
+    // Legal when checked: G stands in sight and range.
+    let ev = act(&mut g, &set, shoot("T", "G"));
+    assert!(
+        ev.iter().any(|e| matches!(e, Event::ModelKilled { .. })),
+        "the hook killed G first: {ev:#?}"
+    );
+    assert!(
+        ev.iter().any(|e| matches!(e, Event::ActionVoided { .. })),
+        "{ev:#?}"
+    );
+    assert!(
+        !ev.iter().any(|e| matches!(e, Event::Attack { .. })),
+        "no attack on a target that is gone: {ev:#?}"
+    );
+    // The activation goes on: T has used no action and may still move.
+    let ev = act(&mut g, &set, walk("T", &[], (1, 0)));
+    assert!(
+        ev.iter().any(|e| matches!(e, Event::Moved { .. })),
+        "{ev:#?}"
+    );
+}
