@@ -4,7 +4,7 @@ use overmind_core::Id;
 use overmind_core::{Action, Pos};
 
 /// The command words and what each takes, for messages.
-const USAGE: &str = "move UNIT X,Y, sprint UNIT X,Y, shoot UNIT TARGET, melee UNIT TARGET, overwatch UNIT, interact UNIT, destroy UNIT, flip BLIP, play CARD [TARGET|X,Y], discard CARD, interrupt CARD CARD or end";
+const USAGE: &str = "move UNIT X,Y, sprint UNIT X,Y, shoot UNIT TARGET, melee UNIT TARGET, overwatch UNIT, interact UNIT, destroy UNIT, flip BLIP, play CARD [TARGET|X,Y], discard CARD, interrupt CARD CARD, deploy or end";
 
 /// Read one command as the CLI writes it: `move UNIT X,Y`, `sprint UNIT X,Y`,
 /// `shoot UNIT TARGET`, `melee UNIT TARGET`, `overwatch UNIT`, `interact UNIT`, `flip BLIP`,
@@ -123,6 +123,10 @@ pub fn parse_action(text: &str) -> Result<Action, (usize, String)> {
             no_more(1)?;
             Action::End
         }
+        "deploy" => {
+            no_more(1)?;
+            Action::Deploy
+        }
         "play" => {
             let (_, card) = arg(1, "a card")?;
             let (target, at) = match words.get(2) {
@@ -175,6 +179,7 @@ fn usage_of(verb: &str) -> &'static str {
         "play" => "play CARD [TARGET|X,Y]",
         "discard" => "discard CARD",
         "interrupt" => "interrupt CARD CARD",
+        "deploy" => "deploy",
         _ => "end",
     }
 }
