@@ -650,7 +650,9 @@ fn an_80_by_24_terminal_plays_with_the_acting_unit_its_panel_and_every_option_in
 
     // F3: every option in full.
     s.s.send("\x1bOR").expect("type");
-    let t = s.wait_for("You may · F3 or Esc: back");
+    s.wait_for("You may · F3 or Esc: back");
+    // Read once its last line is drawn: a screen read mid-draw holds only part of the box.
+    let t = s.wait_for("end (end the activation, or the phase when none is under way)");
     for line in [
         // t1, the acid pool at 9,9, is a hazard in the captain's range (docs/RULES.md §14.1).
         "captain: move X,Y (44 squares) · sprint X,Y (16 squares) · shoot t1",
