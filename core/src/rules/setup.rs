@@ -334,6 +334,27 @@ enum About {
     Unit,
 }
 
+/// A Hero's one-model unit as a setup gives it: its profile's Health unless the setup says.
+fn hero_unit(h: &HeroSetup, content: &Content) -> Unit {
+    let max_health = content
+        .heroes
+        .get(&h.profile)
+        .map_or(1, |p| p.health.max(1));
+    Unit::new(
+        Id::from(&h.id),
+        Side::Heroes,
+        vec![Model {
+            id: Id::from(&h.id),
+            kind: Id::from(&h.profile),
+            pos: h.at,
+            health: h.health.unwrap_or(max_health),
+            max_health,
+            status: Status::default(),
+            xxl: false,
+        }],
+    )
+}
+
 impl Setup {
     /// Validate and build the starting state, drawing pooled Blip contents with `seed`.
     ///
@@ -660,23 +681,7 @@ impl Setup {
         );
         let mut drawn = tokens.into_iter();
         for h in &self.heroes {
-            let max_health = content
-                .heroes
-                .get(&h.profile)
-                .map_or(1, |p| p.health.max(1));
-            st.units.push(Unit::new(
-                Id::from(&h.id),
-                Side::Heroes,
-                vec![Model {
-                    id: Id::from(&h.id),
-                    kind: Id::from(&h.profile),
-                    pos: h.at,
-                    health: h.health.unwrap_or(max_health),
-                    max_health,
-                    status: Status::default(),
-                    xxl: false,
-                }],
-            ));
+            st.units.push(hero_unit(h, content));
         }
         for (i, max_health) in aliens {
             let a = &self.aliens[i];
@@ -698,23 +703,7 @@ impl Setup {
             ));
         }
         for h in &self.squad {
-            let max_health = content
-                .heroes
-                .get(&h.profile)
-                .map_or(1, |p| p.health.max(1));
-            st.units.push(Unit::new(
-                Id::from(&h.id),
-                Side::Heroes,
-                vec![Model {
-                    id: Id::from(&h.id),
-                    kind: Id::from(&h.profile),
-                    pos: h.at,
-                    health: h.health.unwrap_or(max_health),
-                    max_health,
-                    status: Status::default(),
-                    xxl: false,
-                }],
-            ));
+            st.units.push(hero_unit(h, content));
         }
         for b in &self.blips {
             let contents = match &b.contents {
