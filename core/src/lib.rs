@@ -25,12 +25,13 @@ pub use data::{
     action, dice, event, geom, id, map, mission, profile, settings, source, state, storage, token,
 };
 pub use rules::{
-    behaviour, card, content, decision, deck, dev, effect, game, hand, hazard, interrupt, legal,
+    behaviour, campaign, card, content, decision, deck, dev, effect, game, hand, hazard, interrupt, legal,
     native, psychic, setup, stats, trigger, validate,
 };
 
 pub use action::{Action, Refusal, RefusalKind};
 pub use behaviour::{Behaviour, BehaviourCtx, BehaviourError, ModelInfo};
+pub use data::campaign::{Campaign, CampaignMission, Carry, HeroCarry, Played, Upgrade};
 pub use card::{CardDef, CardTarget, Deck};
 pub use content::Content;
 pub use data::view::{HeroesView, View};

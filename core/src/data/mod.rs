@@ -2,6 +2,7 @@
 //! events, and cards, tokens and hooks as data. It imports nothing from the layers above.
 
 pub mod action;
+pub mod campaign;
 pub mod card;
 pub mod cards;
 pub mod deploying;

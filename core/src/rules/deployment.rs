@@ -140,6 +140,8 @@ impl Engine<'_> {
             d.blips.clear();
         }
         self.st.deploying = None;
+        // Items a campaign's Heroes carry in go where their carriers went (docs/RULES.md §16).
+        self.carry_tokens();
         self.st.moved();
     }
 

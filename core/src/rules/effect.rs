@@ -394,6 +394,10 @@ impl BehaviourCtx<'_, '_> {
         let Some(t) = self.state().token(token).cloned() else {
             return err(format!("no token {token}"));
         };
+        if t.carried_by.as_deref() == Some(model) {
+            // Picking up what it already carries changes nothing.
+            return Ok(());
+        }
         if t.carried_by.is_some() {
             return err(format!("token {token} is carried already"));
         }

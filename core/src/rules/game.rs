@@ -389,7 +389,7 @@ impl Engine<'_> {
             });
             return;
         }
-        let tokens: Vec<Id> = crate::rules::validate::interactive_tokens(self.st, self.content, at)
+        let tokens: Vec<Id> = crate::rules::validate::interactive_tokens(self.st, self.content, at, Id::from(model))
             .map(|t| t.id)
             .collect();
         for token in tokens {

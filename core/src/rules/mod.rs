@@ -2,6 +2,7 @@
 //! triggers, effects, cards and the numbers a model has now. It never calls the AI.
 
 pub mod behaviour;
+pub mod campaign;
 pub mod card;
 pub(crate) mod combat;
 pub mod content;

@@ -979,7 +979,7 @@ fn check_interact(
             _ => {}
         }
     }
-    if interactive_tokens(st, content, at).next().is_some() {
+    if interactive_tokens(st, content, at, model.id).next().is_some() {
         return Ok(());
     }
     refuse(
@@ -988,15 +988,20 @@ fn check_interact(
     )
 }
 
-/// Tokens on `at` or next to it whose kind has an `interact` trigger (docs/RULES.md §14).
+/// Tokens whose kind has an `interact` trigger that `model` on `at` reaches (docs/RULES.md
+/// §14): those lying on `at` or next to it, and the items it carries (§16).
 pub(crate) fn interactive_tokens<'s>(
     st: &'s GameState,
     content: &'s Content,
     at: Pos,
+    model: Id,
 ) -> impl Iterator<Item = &'s crate::data::token::Token> + 's {
     st.tokens.iter().filter(move |t| {
-        t.carried_by.is_none()
-            && (t.pos == at || crate::board::movement::adjacent(&st.map, at, t.pos))
+        let reached = match t.carried_by {
+            Some(carrier) => carrier == model,
+            None => t.pos == at || crate::board::movement::adjacent(&st.map, at, t.pos),
+        };
+        reached
             && content.triggers.iter().any(|tr| {
                 tr.hook == crate::data::hook::Hook::Interact
                     && tr.owner == crate::data::hook::Owner::Token(t.kind)

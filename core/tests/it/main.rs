@@ -7,6 +7,7 @@ mod ai_plan;
 mod behaviours;
 mod blips;
 mod bounds;
+mod campaign;
 mod cards;
 mod chain;
 mod checked;
