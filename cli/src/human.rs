@@ -85,6 +85,11 @@ pub trait Frontend {
         let _ = (side, question);
         true
     }
+    /// Between a campaign's missions (docs/RULES.md §16): what carries on, the Resolution
+    /// Phase, the campaign's end. Shown as a note by default.
+    fn campaign(&mut self, news: &crate::campaign::News) {
+        self.note(Note::Help, &news.text());
+    }
     /// The game is over: show the summary.
     fn game_over(&mut self, summary: &crate::summary::Summary) {
         let _ = summary;

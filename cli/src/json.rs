@@ -306,6 +306,12 @@ impl Frontend for Machine {
         self.host(&Host::GameSummary { summary });
     }
 
+    fn campaign(&mut self, news: &crate::campaign::News) {
+        let mut buf = Vec::new();
+        push(&mut buf, news);
+        self.write_all(&buf);
+    }
+
     fn broken(&self) -> bool {
         self.broken
     }

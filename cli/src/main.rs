@@ -1,6 +1,7 @@
 //! `overmind`: the terminal host. Each subcommand lives in `cmd/`; this file only parses the
 //! command line, runs the command and reports its error.
 
+mod campaign;
 mod cmd;
 
 /// The stack of every thread that plays games: the main thread's (8 MiB on Linux), so a
@@ -72,6 +73,12 @@ enum Command {
         written as one JSON object per line: see docs/PROTOCOL.md."
     )]
     Play(cmd::play::Args),
+    /// Play a campaign: its missions one after another, chosen by result, with what each
+    /// leaves the next (docs/RULES.md §16).
+    #[command(
+        after_help = "Each mission is played as `play` plays one (the same commands, the same         JSON lines); between missions the Resolution Phase is shown (with --json: the events         `campaign_mission`, `resolution` and `campaign_over`). With --save FILE the campaign         is kept there after every mission and when quit, and the same command resumes it."
+    )]
+    Campaign(cmd::campaign::Args),
     /// Host one game with a seat per human side over WebSocket (see `join`).
     #[command(
         after_help = "Prints `listening ws://ADDR:PORT`, `journal SAVE`, then one line per \
@@ -116,6 +123,7 @@ fn main() -> ExitCode {
         Command::Map(args) => cmd::map::run(&args),
         Command::Los(args) => cmd::los::run(&args),
         Command::Play(args) => cmd::play::run(&args),
+        Command::Campaign(args) => cmd::campaign::run(&args),
         Command::Serve(args) => cmd::serve::run(&args),
         Command::Join(args) => cmd::join::run(&args),
         Command::Simulate(args) => cmd::simulate::run(&args),

@@ -56,6 +56,9 @@ pub struct Save {
     /// changed on disk since.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub content: Option<crate::saved_content::SavedContent>,
+    /// What a campaign carried into this mission (docs/RULES.md §16): the game starts with it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub carry: Option<overmind_core::Carry>,
 }
 
 /// One record with the hash of the events it produced.

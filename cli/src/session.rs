@@ -31,6 +31,8 @@ pub struct Session {
     marks: Vec<(usize, String)>,
     /// The content the game began with and its reloads, for the save.
     content_log: crate::saved_content::ContentLog,
+    /// What a campaign carried into the mission, if it is one of a campaign's.
+    pub carry: Option<overmind_core::Carry>,
 }
 
 impl Session {
@@ -45,7 +47,24 @@ impl Session {
         ctl: Controllers,
     ) -> Result<Session, CliError> {
         let packs = packs::load(&pack_dirs)?;
-        let game = packs.start(mission, seed).map_err(packs::problems)?;
+        Session::start_in(packs, pack_dirs, mission, seed, ctl, None)
+    }
+
+    /// Start a mission over packs already loaded, with what a campaign carries into it.
+    ///
+    /// # Errors
+    /// Problems of the mission, as `path:line:column: message`.
+    pub fn start_in(
+        packs: PackSet,
+        pack_dirs: Vec<PathBuf>,
+        mission: &str,
+        seed: u64,
+        ctl: Controllers,
+        carry: Option<overmind_core::Carry>,
+    ) -> Result<Session, CliError> {
+        let game = packs
+            .start_carrying(mission, seed, carry.as_ref())
+            .map_err(packs::problems)?;
         let content_log = crate::saved_content::ContentLog::begin(
             &pack_dirs,
             packs.mission_path(mission).ok().as_deref(),
@@ -66,6 +85,7 @@ impl Session {
             ctl,
             marks: Vec::new(),
             content_log,
+            carry,
         })
     }
 
@@ -84,7 +104,7 @@ impl Session {
         let pack_dirs = saved.dirs.clone();
         let mut game = saved
             .set
-            .start(&save.mission, save.seed)
+            .start_carrying(&save.mission, save.seed, save.carry.as_ref())
             .map_err(packs::problems)?;
         let content_log = crate::saved_content::ContentLog::resumed(
             save,
@@ -115,6 +135,7 @@ impl Session {
             ctl,
             marks,
             content_log,
+            carry: save.carry.clone(),
         })
     }
 
@@ -351,6 +372,7 @@ impl Session {
                 .collect(),
             end: Final::of(&self.game),
             content: Some(self.content_log.record()),
+            carry: self.carry.clone(),
         }
     }
 }

@@ -105,6 +105,7 @@ pub use mlua;
 
 mod alien;
 pub mod api;
+pub mod campaign;
 pub mod apidoc;
 pub mod lint;
 pub mod runtime;

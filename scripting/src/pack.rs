@@ -116,6 +116,8 @@ pub struct PackSet {
     pub game_rules: BTreeMap<String, RuleDef>,
     /// Mission id (file stem) to file; later packs' missions of the same id replace earlier.
     pub missions: BTreeMap<String, PathBuf>,
+    /// Campaign id (file stem) to file (docs/RULES.md §16); later packs' replace earlier.
+    pub campaigns: BTreeMap<String, PathBuf>,
     /// The Lua state the scripts live in.
     pub host: Rc<ScriptHost>,
     /// Which file defines each id.
@@ -175,7 +177,7 @@ impl std::fmt::Display for Reload {
 
 /// A file's text; a file that cannot be read is a problem without a position, one that is not
 /// UTF-8 a problem at its first bad byte.
-fn read(path: &Path, problems: &mut Vec<Problem>) -> Option<String> {
+pub(crate) fn read_data(path: &Path, problems: &mut Vec<Problem>) -> Option<String> {
     read_capped(
         path,
         overmind_core::source::MAX_TEXT_BYTES,
@@ -275,7 +277,7 @@ fn is_file(path: &Path) -> bool {
 }
 
 /// The folders a pack's content is read from, with their files' extension, in load order.
-const CONTENT_FOLDERS: [(&str, &str); 8] = [
+const CONTENT_FOLDERS: [(&str, &str); 9] = [
     ("behaviours", "lua"),
     ("aliens", "lua"),
     ("heroes", "toml"),
@@ -284,6 +286,7 @@ const CONTENT_FOLDERS: [(&str, &str); 8] = [
     ("abilities", "lua"),
     ("triggers", "lua"),
     ("cards", "lua"),
+    ("campaigns", "toml"),
 ];
 
 /// Every file of the pack in `dir` that loading it reads: `pack.toml`, `rules.toml` (when
@@ -462,7 +465,7 @@ impl PackSet {
         let mut rules = Rules::default();
         for dir in dirs {
             let path = dir.join("pack.toml");
-            let Some(text) = read(&path, &mut problems) else {
+            let Some(text) = read_data(&path, &mut problems) else {
                 continue;
             };
             if let Some(mut p) = pack_info(&path, &text, &mut problems) {
@@ -489,7 +492,7 @@ impl PackSet {
             }
             let rpath = dir.join("rules.toml");
             if is_file(&rpath) {
-                if let Some(text) = read(&rpath, &mut problems) {
+                if let Some(text) = read_data(&rpath, &mut problems) {
                     match rules_from_toml(&rules, &rpath, &text) {
                         Ok(r) => rules = r,
                         Err(ps) => problems.extend(ps),
@@ -511,6 +514,7 @@ impl PackSet {
             abilities: BTreeMap::new(),
             game_rules: BTreeMap::new(),
             missions: BTreeMap::new(),
+            campaigns: BTreeMap::new(),
             host,
             origins: BTreeMap::new(),
             overlay: OVERLAY.with(|o| o.borrow().clone()),
@@ -727,7 +731,7 @@ impl PackSet {
     ) {
         let dir = &pack.dir;
         for path in files(dir, "behaviours", "lua") {
-            let Some(text) = read(&path, problems) else {
+            let Some(text) = read_data(&path, problems) else {
                 continue;
             };
             match self.host.check_behaviour(&path, &text) {
@@ -742,7 +746,7 @@ impl PackSet {
             }
         }
         for path in files(dir, "aliens", "lua") {
-            let Some(text) = read(&path, problems) else {
+            let Some(text) = read_data(&path, problems) else {
                 continue;
             };
             match self.host.check_alien_type(&path, &text) {
@@ -766,7 +770,7 @@ impl PackSet {
             }
         }
         for path in files(dir, "heroes", "toml") {
-            let Some(text) = read(&path, problems) else {
+            let Some(text) = read_data(&path, problems) else {
                 continue;
             };
             match hero_from_toml(&path, &text) {
@@ -787,12 +791,17 @@ impl PackSet {
                 self.missions.insert(stem.to_string(), path.clone());
             }
         }
+        for path in files(dir, "campaigns", "toml") {
+            if let Some(stem) = path.file_stem().and_then(|s| s.to_str()) {
+                self.campaigns.insert(stem.to_string(), path.clone());
+            }
+        }
     }
 
     /// Every file of one pack's folder of `T`s, each checked, claimed and installed.
     fn load_hooked<T: HookedDef>(&mut self, pack: &PackInfo, problems: &mut Vec<Problem>) {
         for path in files(&pack.dir, T::FOLDER, "lua") {
-            let Some(text) = read(&path, problems) else {
+            let Some(text) = read_data(&path, problems) else {
                 continue;
             };
             match T::check(&self.host, &path, &text) {
@@ -863,13 +872,36 @@ impl PackSet {
     /// Every problem of the mission file and of its deployment, in file order: a unit off the
     /// map, a hero of an unknown profile and a Blip in a Hero's sight are found in one run.
     pub fn start(&self, id_or_path: &str, seed: u64) -> Result<Game, Vec<Problem>> {
+        self.start_carrying(id_or_path, seed, None)
+    }
+
+    /// [`PackSet::start`] as a campaign plays the mission, with what it carries in
+    /// (docs/RULES.md §16): the Overmind's upgrades, the Heroes' Health, XP and Items.
+    ///
+    /// # Errors
+    /// As [`PackSet::start`].
+    pub fn start_carrying(
+        &self,
+        id_or_path: &str,
+        seed: u64,
+        carry: Option<&overmind_core::Carry>,
+    ) -> Result<Game, Vec<Problem>> {
         let read = self.read_mission(id_or_path)?;
         let mut problems = read.problems;
         let Some(setup) = read.setup else {
             return Err(finish_problems(problems, &read.path));
         };
+        let setup = match carry {
+            Some(c) => setup.carrying(c),
+            None => setup,
+        };
         match setup.start_checked(&self.content, seed, read.checks) {
-            Ok(st) if problems.is_empty() => return Ok(Game::new(st, &setup.name, seed)),
+            Ok(mut st) if problems.is_empty() => {
+                if let Some(c) = carry {
+                    overmind_core::campaign::carry_into(&mut st, &setup, c, &self.content);
+                }
+                return Ok(Game::new(st, &setup.name, seed));
+            }
             Ok(_) => {}
             Err(es) => problems.extend(es.into_iter().map(|e| {
                 let (l, c) = setup_error_position(&read.text, &e);

@@ -85,7 +85,7 @@ impl Entry {
 impl Loaded {
     pub(crate) fn new(kind: DefKind, path: &Path, def: &Definition, sealed: Sealed) -> Loaded {
         let mut entries = Vec::new();
-        for name in ["perform", "ai_score", "play"] {
+        for name in ["perform", "ai_score", "play", "resolution"] {
             if let Ok(Value::Function(f)) = def.table.raw_get::<Value>(name) {
                 entries.push(Entry::new(None, name, f));
             }
@@ -551,6 +551,44 @@ impl ScriptHost {
             (Some(e), None) => Err(BehaviourError::new(e)),
             (None, Some(k)) => Err(BehaviourError::new(k)),
             (Some(e), Some(k)) => Err(BehaviourError::new(format!("{e}; and {k}"))),
+        }
+    }
+}
+
+impl ScriptHost {
+    /// Whether `script`'s definition has a `resolution` function (docs/RULES.md §16.3).
+    pub(crate) fn has_resolution(script: &Loaded) -> bool {
+        entry_of(script, "resolution", None).is_ok()
+    }
+
+    /// Call `script`'s `resolution(r)` with the table `make` builds, under a per-call budget
+    /// of `instructions` and the sandbox's memory and depth limits, outside any game (the
+    /// API's game functions and `math.random` are not there); `read` reads the table back.
+    ///
+    /// # Errors
+    /// The call failed or spent a budget, or `read` refused the table: the message names the
+    /// script.
+    pub(crate) fn run_resolution<T>(
+        &self,
+        script: &Loaded,
+        instructions: u64,
+        make: impl FnOnce(&mlua::Lua) -> mlua::Result<mlua::Table>,
+        read: impl FnOnce(&mlua::Table) -> Result<T, String>,
+    ) -> Result<T, String> {
+        let sandbox = &self.sandbox;
+        let (result, _) = sandbox.call_within(instructions, |lua| {
+            let e = entry_of(script, "resolution", None)?;
+            let r = make(lua)?;
+            sandbox.call_sealed(
+                &script.sealed,
+                &e.f,
+                MultiValue::from_iter([Value::Table(r.clone())]),
+            )?;
+            Ok(r)
+        });
+        match result {
+            Ok(r) => read(&r).map_err(|m| format!("{}: {m}", script.path.display())),
+            Err(e) => Err(e.or_in(&script.path.to_string_lossy()).to_string()),
         }
     }
 }

@@ -1,6 +1,7 @@
 //! One module per `overmind` subcommand, each with its clap arguments and a `run`.
 
 pub mod api;
+pub mod campaign;
 pub mod check;
 pub mod join;
 pub mod los;

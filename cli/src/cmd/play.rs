@@ -130,17 +130,12 @@ pub fn run(args: &Args) -> Result<(), CliError> {
     }
     // Piped input speaks JSON, unless `--plain` asks for line mode.
     let machine = args.json || (!args.plain && !std::io::stdin().is_terminal());
-    let frontend: Box<dyn Frontend> = if machine {
-        let sides = (args.heroes.name(), args.overmind.name());
-        Box::new(Machine::new(Box::new(std::io::stdout()), view, sides))
-    } else {
-        let person = args.heroes == Who::Human || args.overmind == Who::Human;
-        let hotseat = args.heroes == Who::Human && args.overmind == Who::Human;
-        // Two people and no --view: each sees only their side's knowledge.
-        let per_side = hotseat && args.view.is_none() && !dev;
-        crate::tui::frontend(view, per_side, hotseat, person, args.plain)
+    let seats = Seats {
+        heroes: args.heroes,
+        overmind: args.overmind,
+        levels: [args.heroes_ai, args.overmind_ai],
     };
-    let frontend: Shared = Rc::new(RefCell::new(frontend));
+    let frontend = seats.frontend(machine, view, args.view.is_some() || dev, args.plain);
     let dirs = packs::dirs_for(loaded.as_ref(), &args.packs);
     // Watch before loading, so an edit made while the packs load is not missed.
     let watcher = if args.no_watch {
@@ -156,18 +151,7 @@ pub fn run(args: &Args) -> Result<(), CliError> {
             }
         }
     };
-    let decider = |who: Who, level: Level| -> Box<dyn Controller> {
-        match who {
-            Who::Human => Box::new(Human {
-                frontend: Rc::clone(&frontend),
-            }),
-            Who::Ai => controller(level),
-        }
-    };
-    let ctl = Controllers::new(
-        decider(args.heroes, args.heroes_ai),
-        decider(args.overmind, args.overmind_ai),
-    );
+    let ctl = seats.controllers(&frontend);
     let mut session = match (&loaded, &args.load) {
         (Some(save), Some(from)) => Session::resume(save, from, ctl)?,
         _ => {
@@ -192,6 +176,49 @@ pub fn run(args: &Args) -> Result<(), CliError> {
     match args.save.as_ref().or(args.load.as_ref()) {
         Some(path) => save(&session, &frontend, path).map_err(CliError::Failed),
         None => Ok(()),
+    }
+}
+
+/// Who plays each side, and how well the AI plays.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Seats {
+    pub heroes: Who,
+    pub overmind: Who,
+    /// The Heroes' AI level, then the Overmind's.
+    pub levels: [Level; 2],
+}
+
+impl Seats {
+    /// The front end: JSON lines for a program, else the full screen or lines. `fixed_view`:
+    /// the view was chosen (`--view`, `--dev`), so two people share it rather than each seeing
+    /// only their side's knowledge.
+    pub(crate) fn frontend(self, machine: bool, view: Side, fixed_view: bool, plain: bool) -> Shared {
+        let frontend: Box<dyn Frontend> = if machine {
+            let sides = (self.heroes.name(), self.overmind.name());
+            Box::new(Machine::new(Box::new(std::io::stdout()), view, sides))
+        } else {
+            let person = self.heroes == Who::Human || self.overmind == Who::Human;
+            let hotseat = self.heroes == Who::Human && self.overmind == Who::Human;
+            let per_side = hotseat && !fixed_view;
+            crate::tui::frontend(view, per_side, hotseat, person, plain)
+        };
+        Rc::new(RefCell::new(frontend))
+    }
+
+    /// The controllers that answer each side's decisions: the person at `frontend`, or the AI.
+    pub(crate) fn controllers(self, frontend: &Shared) -> Controllers {
+        let decider = |who: Who, level: Level| -> Box<dyn Controller> {
+            match who {
+                Who::Human => Box::new(Human {
+                    frontend: Rc::clone(frontend),
+                }),
+                Who::Ai => controller(level),
+            }
+        };
+        Controllers::new(
+            decider(self.heroes, self.levels[0]),
+            decider(self.overmind, self.levels[1]),
+        )
     }
 }
 

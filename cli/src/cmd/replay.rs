@@ -53,7 +53,7 @@ pub fn run(args: &Args) -> Result<(), CliError> {
     let mut saved = crate::saved_content::SavedPacks::load(&save)?;
     let mut game = saved
         .set
-        .start(&save.mission, save.seed)
+        .start_carrying(&save.mission, save.seed, save.carry.as_ref())
         .map_err(packs::problems)?;
     game.state.set_dev(save.dev);
     let view = match args.view {

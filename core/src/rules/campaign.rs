@@ -288,16 +288,17 @@ pub fn resolve(
             xp,
             items,
         };
+        let carried = if h.items.is_empty() {
+            String::new()
+        } else {
+            format!(", still carrying {}", h.items.join(", "))
+        };
+        let up = if h.level() > before { " (level up)" } else { "" };
         lines.push(format!(
-            "{profile} ({unit_id}): {} Health, {} XP, level {}{}",
+            "{profile} ({unit_id}): {} Health, {} XP, level {}{up}{carried}",
             h.health,
             h.xp,
             h.level(),
-            if h.level() > before {
-                " (level up)"
-            } else {
-                ""
-            }
         ));
         if alive {
             standing.push(profile.clone());

@@ -79,6 +79,26 @@ impl HookSet {
     pub fn path(&self) -> &Path {
         &self.script.path
     }
+
+    /// Whether its definition has a `resolution` function (docs/RULES.md §16.3).
+    #[must_use]
+    pub fn has_resolution(&self) -> bool {
+        ScriptHost::has_resolution(&self.script)
+    }
+
+    /// Run its `resolution(r)`: see [`ScriptHost::run_resolution`].
+    ///
+    /// # Errors
+    /// The call failed, or `read` refused what it left in `r`.
+    pub fn run_resolution<T>(
+        &self,
+        host: &ScriptHost,
+        instructions: u64,
+        make: impl FnOnce(&Lua) -> mlua::Result<Table>,
+        read: impl FnOnce(&Table) -> Result<T, String>,
+    ) -> Result<T, String> {
+        host.run_resolution(&self.script, instructions, make, read)
+    }
 }
 
 /// `token { ... }`: a kind of token and its hooks.

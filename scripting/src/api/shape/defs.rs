@@ -202,7 +202,8 @@ pub static TRIGGER_DEF: Shape = Shape {
         ShapeField { name: "id", ty: "string", doc: "The rule's id (its `game.storage` and the log name it): `a-z`, `0-9`, `_`.", required: true, rule: Rule::Id },
         NAME,
         TEXT,
-        ShapeField { name: "on", ty: "Hooks", doc: "What it does, hook by hook: every moment of the hook (not those about a token).", required: true, rule: Rule::Table(&HOOKS) },
+        ShapeField { name: "on", ty: "Hooks?", doc: "What it does, hook by hook: every moment of the hook (not those about a token). A rule has `on`, `resolution` or both.", required: false, rule: Rule::Table(&HOOKS) },
+        ShapeField { name: "resolution", ty: "(fun(r: Resolution))?", doc: "A campaign's Resolution Phase, after the core's (docs/RULES.md §16.3): change `r` (the Heroes' Health, XP and Items, the Overmind's Upgrade Nodes) and add lines to `r.log`. Called outside any game: no `game`, no `math.random`.", required: false, rule: Rule::Func },
     ],
 };
 
