@@ -332,3 +332,32 @@ impl News {
 pub fn campaign_winner(carry: &Carry) -> Side {
     carry.played.last().map_or(Side::Overmind, |p| p.winner)
 }
+
+/// Most actions one mission of an AI campaign plays before it counts as unfinished.
+const MAX_AI_ACTIONS: usize = 20_000;
+
+/// A whole campaign played AI against AI from `seed`: what it carried at its end (its
+/// `played` list is every mission's result, in order).
+///
+/// # Errors
+/// A mission that does not start, or cannot be read again for its Resolution Phase.
+pub fn play_ai_campaign(
+    set: &PackSet,
+    campaign: &Campaign,
+    seed: u64,
+    levels: overmind_core::ai::Levels,
+) -> Result<Carry, CliError> {
+    let mut carry = Carry::default();
+    let mut at = campaign.first();
+    while let Some(m) = at {
+        let seed = mission_seed(seed, carry.played.len());
+        let mut game = set
+            .start_carrying(&m.mission, seed, Some(&carry))
+            .map_err(packs::problems)?;
+        overmind_core::ai::play_ai_game_at(&mut game, &set.content, MAX_AI_ACTIONS, levels);
+        let r = resolution(set, campaign, m, &carry, &game, seed)?;
+        carry = r.carry;
+        at = r.next.as_deref().and_then(|n| campaign.mission(n));
+    }
+    Ok(carry)
+}

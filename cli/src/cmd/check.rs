@@ -90,6 +90,14 @@ fn check(dirs: &[PathBuf]) -> Report {
             problems.extend(ps);
         }
     }
+    for (id, path) in &set.campaigns {
+        if waits(path) {
+            continue;
+        }
+        if let Err(ps) = set.campaign(id) {
+            problems.extend(ps);
+        }
+    }
     let files = scenario::files(&set);
     let mut scenarios = 0;
     for f in &files {
@@ -117,7 +125,7 @@ fn check(dirs: &[PathBuf]) -> Report {
     summary.push_str(": ");
     let _ = write!(
         summary,
-        "{} ({}), {}, {}{}, {}, {} in {}",
+        "{} ({}), {}, {}{}, {}{}, {} in {}",
         plural(behaviours.len(), "behaviour", "behaviours"),
         behaviours.join(", "),
         plural(set.content.aliens.len(), "alien type", "alien types"),
@@ -128,6 +136,11 @@ fn check(dirs: &[PathBuf]) -> Report {
             format!(", {}", plural(set.content.cards.len(), "card", "cards"))
         },
         plural(set.missions.len(), "mission", "missions"),
+        if set.campaigns.is_empty() {
+            String::new()
+        } else {
+            format!(", {}", plural(set.campaigns.len(), "campaign", "campaigns"))
+        },
         plural(scenarios, "scenario", "scenarios"),
         plural(files.len(), "file", "files"),
     );

@@ -45,6 +45,10 @@ pub struct Args {
     /// on its own).
     #[arg(long = "compare-item", value_name = "ID", conflicts_with_all = ["compare", "shard"])]
     pub compare_item: Vec<String>,
+    /// Play whole campaigns (a pack's campaign id or a campaign file) instead of one mission,
+    /// game i from seed S+i, and report who wins them and how each mission went.
+    #[arg(long, value_name = "ID|PATH", conflicts_with_all = ["compare", "compare_item", "shard", "html", "mission"])]
+    pub campaign: Option<String>,
     /// How well the AI plays the Overmind: greedy, standard or strong.
     #[arg(long = "overmind-ai", value_name = "LEVEL", default_value_t = Level::Standard)]
     pub overmind_ai: Level,

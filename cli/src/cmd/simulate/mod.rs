@@ -8,6 +8,7 @@
 //! (counts, sums, sums of squares), so the merge is exact.
 
 mod args;
+mod campaigns;
 mod fingerprint;
 mod games;
 mod items;
@@ -49,6 +50,14 @@ pub fn run(args: &Args) -> Result<(), CliError> {
         }
     }
     let dirs = packs::dirs(&extra);
+    if let Some(id) = &args.campaign {
+        let report = campaigns::run(args, id, &dirs, games, jobs)?;
+        return Ok(crate::output::print(&if args.json {
+            json(&report)
+        } else {
+            report.text()
+        })?);
+    }
     let set = packs::load(&dirs)?;
     if !args.compare_item.is_empty() {
         return compare_items(args, &set, &dirs, games, jobs);
