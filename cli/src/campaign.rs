@@ -7,7 +7,8 @@ use crate::json_file;
 use crate::packs::{self, PackSet};
 use crate::save::Save;
 use overmind_core::campaign::resolve;
-use overmind_core::{Campaign, CampaignMission, Carry, Game, Played, Side};
+use overmind_core::data::campaign::Played;
+use overmind_core::{Campaign, CampaignMission, Carry, Game, Side};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
@@ -175,6 +176,27 @@ fn heroes(carry: &Carry) -> Vec<HeroLine> {
         .collect()
 }
 
+/// A mission played, as players are told it: without its seed, from which the Heroes could
+/// work out what the next missions' Blips hold.
+#[derive(Clone, Debug, Serialize)]
+pub struct PlayedLine {
+    pub id: String,
+    pub winner: Side,
+    pub reason: String,
+    pub rounds: u32,
+}
+
+impl From<&Played> for PlayedLine {
+    fn from(p: &Played) -> PlayedLine {
+        PlayedLine {
+            id: p.id.clone(),
+            winner: p.winner,
+            reason: p.reason.clone(),
+            rounds: p.rounds,
+        }
+    }
+}
+
 /// What players are told between missions: one JSON line each in `--json`.
 #[derive(Clone, Debug, Serialize)]
 #[serde(tag = "event", rename_all = "snake_case")]
@@ -203,7 +225,7 @@ pub enum News {
     CampaignOver {
         campaign: String,
         winner: Side,
-        missions: Vec<Played>,
+        missions: Vec<PlayedLine>,
     },
 }
 
@@ -241,7 +263,7 @@ impl News {
         News::CampaignOver {
             campaign: c.name.clone(),
             winner: campaign_winner(carry),
-            missions: carry.played.clone(),
+            missions: carry.played.iter().map(PlayedLine::from).collect(),
         }
     }
 

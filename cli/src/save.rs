@@ -523,6 +523,7 @@ mod tests {
                 outcome: None,
             },
             content: None,
+            carry: None,
         };
         s.write(&path).expect("write");
         s.write(&path).expect("overwrite");

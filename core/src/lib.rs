@@ -31,7 +31,7 @@ pub use rules::{
 
 pub use action::{Action, Refusal, RefusalKind};
 pub use behaviour::{Behaviour, BehaviourCtx, BehaviourError, ModelInfo};
-pub use data::campaign::{Campaign, CampaignMission, Carry, HeroCarry, Played, Upgrade};
+pub use data::campaign::{Campaign, CampaignMission, Carry, HeroCarry, Upgrade};
 pub use card::{CardDef, CardTarget, Deck};
 pub use content::Content;
 pub use data::view::{HeroesView, View};

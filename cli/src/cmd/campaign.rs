@@ -20,7 +20,7 @@ pub struct Args {
     #[arg(value_name = "CAMPAIGN")]
     pub campaign: String,
     /// Keep the campaign in FILE after every mission and when quit; a FILE that holds this
-    /// campaign's save is resumed, between missions or within one.
+    /// campaign's save is resumed, between missions or within one (the same command goes on).
     #[arg(long, value_name = "FILE")]
     pub save: Option<PathBuf>,
     /// An expansion pack, loaded after the base pack (repeatable, in order).
@@ -76,9 +76,12 @@ fn begin(args: &Args) -> Result<(CampaignSave, bool), CliError> {
                 args.campaign
             )));
         }
-        if args.seed.is_some() || !args.packs.is_empty() {
+        let other_seed = args.seed.is_some_and(|s| s != saved.seed);
+        let other_packs = !args.packs.is_empty() && packs::dirs(&args.packs) != saved.packs;
+        if other_seed || other_packs {
             return Err(CliError::Usage(format!(
-                "{} resumes a campaign with its own seed and packs: leave out --seed and --pack",
+                "{} resumes a campaign with its own seed and packs: leave out --seed and --pack, or \
+                 give the save's",
                 path.display()
             )));
         }
@@ -205,6 +208,10 @@ pub fn run(args: &Args) -> Result<(), CliError> {
         let news = News::resolved(at, &r);
         cs.carry = r.carry;
         cs.at = r.next;
+        // Saved before it is said: whoever reads the Resolution Phase finds the save holding it.
+        if let Some(path) = &args.save {
+            cs.write(path).map_err(CliError::Failed)?;
+        }
         if shared.is_some() {
             say(Some(&frontend), &news);
         } else {
@@ -212,9 +219,6 @@ pub fn run(args: &Args) -> Result<(), CliError> {
             drop(frontend);
             crate::tui::restore();
             say(None, &news);
-        }
-        if let Some(path) = &args.save {
-            cs.write(path).map_err(CliError::Failed)?;
         }
         if cs.at.is_some() && shared.is_none() && person && std::io::stdin().is_terminal() {
             crate::output::print("press Enter for the next mission\n")?;

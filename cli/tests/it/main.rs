@@ -5,6 +5,7 @@ mod common;
 mod compare_item;
 
 mod author_loop;
+mod campaign;
 mod check_all;
 mod cli_hardening;
 mod cli_leak;
