@@ -577,7 +577,8 @@ local Rules = {}
 ---@field id string The rule's id (its `game.storage` and the log name it): `a-z`, `0-9`, `_`.
 ---@field name string The name players see.
 ---@field text string What it does, shown to players.
----@field on Hooks What it does, hook by hook: every moment of the hook (not those about a token).
+---@field on Hooks? What it does, hook by hook: every moment of the hook (not those about a token). A rule has `on`, `resolution` or both.
+---@field resolution (fun(r: Resolution))? A campaign's Resolution Phase, after the core's (docs/RULES.md §16.3): change `r` (the Heroes' Health, XP and Items, the Overmind's Upgrade Nodes) and add lines to `r.log`. Called outside any game: no `game`, no `math.random`.
 
 ---What `card { ... }` takes: one card (`cards/*.lua`) of a deck a mission deals (its `decks =
 ---[...]`). A `mutation` card is drawn into the Overmind's hand and played (`play CARD [TARGET]`);
@@ -733,3 +734,24 @@ local Rules = {}
 ---Options of an attack.
 ---@class AttackOptions
 ---@field penalty integer? Dice fewer (0 to 20). An attack made as a behaviour never has fewer than the rules' `behaviour_penalty`.
+
+---The Resolution Phase after a campaign's mission, as a rule's `resolution(r)` sees it after the
+---core's: change `heroes` and `upgrade_nodes`, and add lines to `log`. What it leaves is checked;
+---a value out of range, or a failure, changes nothing.
+---@class Resolution
+---@field campaign string The campaign's id.
+---@field mission string The campaign mission just played.
+---@field winner "heroes"|"overmind"|nil? Who won it.
+---@field reason string? Why.
+---@field rounds integer The round it ended in.
+---@field upgrade_nodes integer The Overmind's Upgrade Nodes, 0 to 32.
+---@field heroes table<string, ResolutionHero> The squad by hero profile.
+---@field log string[] Lines for the report (at most 20 are kept).
+
+---A Hero of the campaign's squad between missions.
+---@class ResolutionHero
+---@field health integer Health at the next mission's start, 1 to `max_health`.
+---@field max_health integer Its profile's Health (read only).
+---@field xp integer Experience, 0 to 1000.
+---@field level integer Its level for its XP before the hook (read only).
+---@field items string[] The Item token kinds it carries into the next mission (at most 6).

@@ -142,7 +142,8 @@ pub fn resolution(
         r.lines.push(line);
     }
     for u in r.carry.buy(campaign) {
-        r.lines.push(format!("the Overmind's Upgrade Node buys {}", u.describe()));
+        r.lines
+            .push(format!("the Overmind's Upgrade Node buys {}", u.describe()));
     }
     Ok(Resolved {
         carry: r.carry,

@@ -25,15 +25,15 @@ pub use data::{
     action, dice, event, geom, id, map, mission, profile, settings, source, state, storage, token,
 };
 pub use rules::{
-    behaviour, campaign, card, content, decision, deck, dev, effect, game, hand, hazard, interrupt, legal,
-    native, psychic, setup, stats, trigger, validate,
+    behaviour, campaign, card, content, decision, deck, dev, effect, game, hand, hazard, interrupt,
+    legal, native, psychic, setup, stats, trigger, validate,
 };
 
 pub use action::{Action, Refusal, RefusalKind};
 pub use behaviour::{Behaviour, BehaviourCtx, BehaviourError, ModelInfo};
-pub use data::campaign::{Campaign, CampaignMission, Carry, HeroCarry, Upgrade};
 pub use card::{CardDef, CardTarget, Deck};
 pub use content::Content;
+pub use data::campaign::{Campaign, CampaignMission, Carry, HeroCarry, Upgrade};
 pub use data::view::{HeroesView, View};
 pub use decision::{
     Answer, Choice, Controller, Controllers, Decision, DecisionKind, FirstOption, Scripted,

@@ -273,7 +273,11 @@ impl PackSet {
                     let t: mlua::Table = heroes
                         .raw_get(profile.as_str())
                         .map_err(|_| format!("r.{at}: expected a table"))?;
-                    let max = self.content.heroes.get(profile).map_or(1, |p| p.health.max(1));
+                    let max = self
+                        .content
+                        .heroes
+                        .get(profile)
+                        .map_or(1, |p| p.health.max(1));
                     h.health = number(&t, &format!("{at}.health"), 1, max)?;
                     h.xp = number(&t, &format!("{at}.xp"), 0, MAX_XP)?;
                     let items: mlua::Table = t
@@ -290,9 +294,11 @@ impl PackSet {
                         let kind: String = items.raw_get(i).map_err(|_| {
                             format!("r.{at}.items[{i}]: expected an Item kind's id")
                         })?;
-                        let item = self.content.tokens.get(&kind).is_some_and(|k| {
-                            k.class == overmind_core::token::TokenClass::Item
-                        });
+                        let item = self
+                            .content
+                            .tokens
+                            .get(&kind)
+                            .is_some_and(|k| k.class == overmind_core::token::TokenClass::Item);
                         if !item {
                             return Err(format!(
                                 "r.{at}.items[{i}]: no Item token kind {kind:?} is loaded"
@@ -313,7 +319,10 @@ impl PackSet {
                 }
                 Ok((next, said))
             };
-            match rule.hooks.run_resolution(&self.host, self.rules.lua_instructions, make, read) {
+            match rule
+                .hooks
+                .run_resolution(&self.host, self.rules.lua_instructions, make, read)
+            {
                 Ok((next, said)) => {
                     *carry = next;
                     lines.extend(said.into_iter().map(|l| format!("{}: {l}", rule.id)));

@@ -105,8 +105,8 @@ pub use mlua;
 
 mod alien;
 pub mod api;
-pub mod campaign;
 pub mod apidoc;
+pub mod campaign;
 pub mod lint;
 pub mod runtime;
 

@@ -192,7 +192,13 @@ impl Seats {
     /// The front end: JSON lines for a program, else the full screen or lines. `fixed_view`:
     /// the view was chosen (`--view`, `--dev`), so two people share it rather than each seeing
     /// only their side's knowledge.
-    pub(crate) fn frontend(self, machine: bool, view: Side, fixed_view: bool, plain: bool) -> Shared {
+    pub(crate) fn frontend(
+        self,
+        machine: bool,
+        view: Side,
+        fixed_view: bool,
+        plain: bool,
+    ) -> Shared {
         let frontend: Box<dyn Frontend> = if machine {
             let sides = (self.heroes.name(), self.overmind.name());
             Box::new(Machine::new(Box::new(std::io::stdout()), view, sides))

@@ -398,7 +398,10 @@ mod tests {
     fn data_of(save: &Save, set: &crate::packs::PackSet, view: Side) -> (Data, usize) {
         let _ = set;
         let mut packs = crate::saved_content::SavedPacks::load(save).expect("packs");
-        let mut g = packs.set.start_carrying(&save.mission, save.seed, save.carry.as_ref()).expect("start");
+        let mut g = packs
+            .set
+            .start_carrying(&save.mission, save.seed, save.carry.as_ref())
+            .expect("start");
         gather(&mut g, save, &mut packs, view).expect("replays")
     }
 
@@ -450,7 +453,10 @@ mod tests {
         let out = dir.path().join("p.html");
         let _ = set;
         let mut packs = crate::saved_content::SavedPacks::load(&save).expect("packs");
-        let mut g = packs.set.start_carrying(&save.mission, save.seed, save.carry.as_ref()).expect("start");
+        let mut g = packs
+            .set
+            .start_carrying(&save.mission, save.seed, save.carry.as_ref())
+            .expect("start");
         let d = write(&out, &mut g, &save, &mut packs, Side::Heroes).expect("no io error");
         assert!(d.is_some_and(|d| d.contains("action 1")));
         assert!(!out.exists());

@@ -12,8 +12,16 @@ use std::path::Path;
 fn ai_campaign(seed: &str) -> Vec<Value> {
     let o = run(
         &[
-            "campaign", "example", "--json", "--no-watch", "--heroes", "ai", "--overmind", "ai",
-            "--seed", seed,
+            "campaign",
+            "example",
+            "--json",
+            "--no-watch",
+            "--heroes",
+            "ai",
+            "--overmind",
+            "ai",
+            "--seed",
+            seed,
         ],
         "",
     );
@@ -38,7 +46,10 @@ fn an_ai_campaign_follows_the_mission_book_to_its_end() {
         let es = ai_campaign(seed);
         let starts = of_kind(&es, "campaign_mission");
         let resolutions = of_kind(&es, "resolution");
-        assert_eq!(starts[0]["id"], "landing", "the first mission listed is played first");
+        assert_eq!(
+            starts[0]["id"], "landing",
+            "the first mission listed is played first"
+        );
         assert_eq!(starts.len(), resolutions.len(), "every mission is resolved");
         assert_eq!(of_kind(&es, "game_summary").len(), starts.len());
         for (i, r) in resolutions.iter().enumerate() {
@@ -59,7 +70,11 @@ fn an_ai_campaign_follows_the_mission_book_to_its_end() {
         let over = of_kind(&es, "campaign_over");
         assert_eq!(over.len(), 1);
         let last = resolutions.last().map(|r| r["winner"].clone());
-        assert_eq!(Some(over[0]["winner"].clone()), last, "the last mission decides");
+        assert_eq!(
+            Some(over[0]["winner"].clone()),
+            last,
+            "the last mission decides"
+        );
         assert!(
             over[0]["missions"][0].get("seed").is_none(),
             "no mission's seed is told"
@@ -80,7 +95,11 @@ fn the_resolution_phase_heals_one_and_keeps_xp_from_kills() {
     if first["winner"] == "heroes" {
         let items: usize = first["heroes"]
             .as_array()
-            .map(|hs| hs.iter().map(|h| h["items"].as_array().map_or(0, Vec::len)).sum())
+            .map(|hs| {
+                hs.iter()
+                    .map(|h| h["items"].as_array().map_or(0, Vec::len))
+                    .sum()
+            })
             .unwrap_or(0);
         assert!(items >= 3, "a win gives 3 Items: {first}");
     }
@@ -101,7 +120,11 @@ fn passive_player(args: &[&str], quit_at: Option<usize>) -> Vec<Value> {
             "decision" => d.send("1"),
             "your_turn" => {
                 turns += 1;
-                d.send(if Some(turns) == quit_at { "quit" } else { "end" });
+                d.send(if Some(turns) == quit_at {
+                    "quit"
+                } else {
+                    "end"
+                });
             }
             _ => break,
         }
@@ -111,8 +134,18 @@ fn passive_player(args: &[&str], quit_at: Option<usize>) -> Vec<Value> {
 
 fn campaign_args<'a>(save: &'a str) -> Vec<&'a str> {
     vec![
-        "campaign", "example", "--json", "--no-watch", "--heroes", "human", "--overmind", "ai",
-        "--seed", "4", "--save", save,
+        "campaign",
+        "example",
+        "--json",
+        "--no-watch",
+        "--heroes",
+        "human",
+        "--overmind",
+        "ai",
+        "--seed",
+        "4",
+        "--save",
+        save,
     ]
 }
 
@@ -145,12 +178,17 @@ fn a_json_campaign_is_saved_and_resumed_within_and_between_missions() {
     assert!(saved["game"].is_object(), "saved within the mission");
     let rest = passive_player(&campaign_args(&part), None);
     assert!(
-        of_kind(&rest, "help")
-            .iter()
-            .any(|h| h["text"].as_str().unwrap_or("").starts_with("resuming campaign")),
+        of_kind(&rest, "help").iter().any(|h| h["text"]
+            .as_str()
+            .unwrap_or("")
+            .starts_with("resuming campaign")),
         "{rest:#?}"
     );
-    assert_eq!(missions_of(&rest), expected, "resumed within a mission, it ends the same");
+    assert_eq!(
+        missions_of(&rest),
+        expected,
+        "resumed within a mission, it ends the same"
+    );
 
     // Between missions: the save written before the first Resolution Phase is told holds
     // the second mission to play, and nothing of one in progress.
@@ -174,7 +212,11 @@ fn a_json_campaign_is_saved_and_resumed_within_and_between_missions() {
     assert!(saved.get("game").is_none(), "between missions: {saved}");
     assert_eq!(saved["carry"]["played"].as_array().map(Vec::len), Some(1));
     let rest = passive_player(&campaign_args(&kept.to_string_lossy()), None);
-    assert_eq!(missions_of(&rest), expected, "resumed between missions, it ends the same");
+    assert_eq!(
+        missions_of(&rest),
+        expected,
+        "resumed between missions, it ends the same"
+    );
 }
 
 #[test]
@@ -182,8 +224,18 @@ fn the_next_mission_starts_with_the_carried_health_and_xp() {
     let mut d = Driver::start(
         &root(),
         &[
-            "campaign", "example", "--json", "--no-watch", "--heroes", "human", "--overmind",
-            "ai", "--seed", "4", "--view", "heroes",
+            "campaign",
+            "example",
+            "--json",
+            "--no-watch",
+            "--heroes",
+            "human",
+            "--overmind",
+            "ai",
+            "--seed",
+            "4",
+            "--view",
+            "heroes",
         ],
     );
     let mut missions = 0;
@@ -220,7 +272,10 @@ fn the_next_mission_starts_with_the_carried_health_and_xp() {
         assert_eq!(u["xp"], h["xp"], "{profile}: {u}");
         matched += 1;
     }
-    assert!(matched >= 2, "the second mission has Heroes of the first: {st}");
+    assert!(
+        matched >= 2,
+        "the second mission has Heroes of the first: {st}"
+    );
     assert!(
         carried["heroes"]
             .as_array()
@@ -236,7 +291,11 @@ fn the_next_mission_starts_with_the_carried_health_and_xp() {
 fn hooked_pack(dir: &Path) {
     std::fs::create_dir_all(dir.join("campaigns")).expect("dir");
     std::fs::create_dir_all(dir.join("triggers")).expect("dir");
-    std::fs::write(dir.join("pack.toml"), "name = \"hooks\"\nversion = \"0.1.0\"\n").expect("w");
+    std::fs::write(
+        dir.join("pack.toml"),
+        "name = \"hooks\"\nversion = \"0.1.0\"\n",
+    )
+    .expect("w");
     std::fs::write(
         dir.join("campaigns/short.toml"),
         "name = \"Short\"\n\n[[missions]]\nid = \"one\"\nmission = \"small\"\nif_heroes_win = \"two\"\nif_overmind_wins = \"two\"\n\n[[missions]]\nid = \"two\"\nmission = \"small\"\n",
@@ -261,8 +320,18 @@ fn resolution_hooks_change_the_carry_and_a_bad_one_changes_nothing() {
     let pack = dir.path().to_string_lossy().to_string();
     let o = run(
         &[
-            "campaign", "short", "--pack", &pack, "--json", "--no-watch", "--heroes", "ai",
-            "--overmind", "ai", "--seed", "2",
+            "campaign",
+            "short",
+            "--pack",
+            &pack,
+            "--json",
+            "--no-watch",
+            "--heroes",
+            "ai",
+            "--overmind",
+            "ai",
+            "--seed",
+            "2",
         ],
         "",
     );
@@ -277,12 +346,16 @@ fn resolution_hooks_change_the_carry_and_a_bad_one_changes_nothing() {
         .collect();
     assert!(lines.contains(&"drill: drilled"), "{lines:?}");
     assert!(
-        lines.iter().any(|l| l.starts_with("resolution hook of greedy failed, and changed nothing")
+        lines.iter().any(|l| l
+            .starts_with("resolution hook of greedy failed, and changed nothing")
             && l.contains("greedy.lua")
             && l.contains("health")),
         "{lines:?}"
     );
-    assert_eq!(r["upgrade_nodes"], 0, "the failed hook's nodes are not kept");
+    assert_eq!(
+        r["upgrade_nodes"], 0,
+        "the failed hook's nodes are not kept"
+    );
     for h in r["heroes"].as_array().cloned().unwrap_or_default() {
         assert!(h["xp"].as_u64().unwrap_or(0) >= 5, "drilled: {h}");
         assert!(h["health"].as_u64().unwrap_or(99) <= 8, "{h}");
@@ -293,7 +366,16 @@ fn resolution_hooks_change_the_carry_and_a_bad_one_changes_nothing() {
 fn simulate_campaign_reports_campaigns_missions_and_paths_whatever_the_jobs() {
     let sim = |jobs: &str| {
         let o = run(
-            &["simulate", "--campaign", "example", "--games", "6", "--jobs", jobs, "--json"],
+            &[
+                "simulate",
+                "--campaign",
+                "example",
+                "--games",
+                "6",
+                "--jobs",
+                jobs,
+                "--json",
+            ],
             "",
         );
         assert!(o.status.success(), "{}", stderr(&o));
@@ -313,16 +395,32 @@ fn simulate_campaign_reports_campaigns_missions_and_paths_whatever_the_jobs() {
             .and_then(|m| m["played"].as_u64())
             .unwrap_or(0)
     };
-    assert_eq!(played("landing"), 6, "every campaign begins with the landing");
+    assert_eq!(
+        played("landing"),
+        6,
+        "every campaign begins with the landing"
+    );
     assert_eq!(played("outpost"), 6, "and every path ends at the outpost");
-    let landing = missions.iter().find(|m| m["id"] == "landing").cloned().unwrap_or_default();
+    let landing = missions
+        .iter()
+        .find(|m| m["id"] == "landing")
+        .cloned()
+        .unwrap_or_default();
     assert_eq!(
         played("fallback"),
         landing["overmind_wins"].as_u64().unwrap_or(99),
         "the fallback is played after each landing the Overmind won"
     );
-    let outpost = missions.iter().find(|m| m["id"] == "outpost").cloned().unwrap_or_default();
-    assert_eq!(outpost["heroes_wins"].as_u64(), Some(heroes), "the last mission decides");
+    let outpost = missions
+        .iter()
+        .find(|m| m["id"] == "outpost")
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(
+        outpost["heroes_wins"].as_u64(),
+        Some(heroes),
+        "the last mission decides"
+    );
     let paths: u64 = one["paths"]
         .as_array()
         .into_iter()
@@ -336,8 +434,11 @@ fn simulate_campaign_reports_campaigns_missions_and_paths_whatever_the_jobs() {
 fn a_mission_book_that_loops_is_a_problem_at_its_line() {
     let dir = tempfile::tempdir().expect("tempdir");
     std::fs::create_dir_all(dir.path().join("campaigns")).expect("dir");
-    std::fs::write(dir.path().join("pack.toml"), "name = \"loop\"\nversion = \"0.1.0\"\n")
-        .expect("w");
+    std::fs::write(
+        dir.path().join("pack.toml"),
+        "name = \"loop\"\nversion = \"0.1.0\"\n",
+    )
+    .expect("w");
     let file = dir.path().join("campaigns/loop.toml");
     std::fs::write(
         &file,
@@ -349,7 +450,10 @@ fn a_mission_book_that_loops_is_a_problem_at_its_line() {
     assert!(!o.status.success());
     let out = stdout(&o);
     assert!(
-        out.contains(&format!("{}:12:1: missions[1].if_heroes_win: no mission \"nowhere\"", file.display())),
+        out.contains(&format!(
+            "{}:12:1: missions[1].if_heroes_win: no mission \"nowhere\"",
+            file.display()
+        )),
         "{out}"
     );
     std::fs::write(

@@ -107,6 +107,7 @@ impl Upgrade {
 
 /// What one Hero carries from mission to mission.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct HeroCarry {
     /// Health at the next mission's start (at least 1: the Resolution Phase heals).
     pub health: u32,
@@ -137,6 +138,7 @@ pub struct Played {
 
 /// What the missions played so far leave the next one: the campaign's state between missions.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Carry {
     /// By hero profile: a Hero is the same character whatever its id in a mission.
     #[serde(default)]

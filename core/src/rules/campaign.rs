@@ -62,7 +62,10 @@ impl Campaign {
     ) -> Vec<(String, String)> {
         let mut p: Vec<(String, String)> = Vec::new();
         if self.missions.is_empty() {
-            p.push(("missions".into(), "a campaign needs at least one [[missions]]".into()));
+            p.push((
+                "missions".into(),
+                "a campaign needs at least one [[missions]]".into(),
+            ));
         }
         if self.missions.len() > MAX_MISSIONS {
             p.push((
@@ -79,7 +82,10 @@ impl Campaign {
                 p.push((key("id"), format!("mission id {:?} is used twice", m.id)));
             }
             if !has_mission(&m.mission) {
-                p.push((key("mission"), format!("no mission {:?} is loaded", m.mission)));
+                p.push((
+                    key("mission"),
+                    format!("no mission {:?} is loaded", m.mission),
+                ));
             }
             for (k, next) in [
                 ("if_heroes_win", &m.if_heroes_win),
@@ -101,7 +107,10 @@ impl Campaign {
         let known = self.item_kinds(content);
         for (i, item) in self.items.iter().enumerate() {
             match content.tokens.get(item) {
-                None => p.push((format!("items[{i}]"), format!("no token kind {item:?} is loaded"))),
+                None => p.push((
+                    format!("items[{i}]"),
+                    format!("no token kind {item:?} is loaded"),
+                )),
                 Some(k) if k.class != TokenClass::Item => p.push((
                     format!("items[{i}]"),
                     format!("token kind {item:?} is a {}, not an item", k.class.name()),
@@ -293,7 +302,11 @@ pub fn resolve(
         } else {
             format!(", still carrying {}", h.items.join(", "))
         };
-        let up = if h.level() > before { " (level up)" } else { "" };
+        let up = if h.level() > before {
+            " (level up)"
+        } else {
+            ""
+        };
         lines.push(format!(
             "{profile} ({unit_id}): {} Health, {} XP, level {}{up}{carried}",
             h.health,

@@ -389,9 +389,10 @@ impl Engine<'_> {
             });
             return;
         }
-        let tokens: Vec<Id> = crate::rules::validate::interactive_tokens(self.st, self.content, at, Id::from(model))
-            .map(|t| t.id)
-            .collect();
+        let tokens: Vec<Id> =
+            crate::rules::validate::interactive_tokens(self.st, self.content, at, Id::from(model))
+                .map(|t| t.id)
+                .collect();
         for token in tokens {
             if self.st.find_model(model).is_none() || self.st.is_over() {
                 return;

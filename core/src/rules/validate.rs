@@ -979,7 +979,10 @@ fn check_interact(
             _ => {}
         }
     }
-    if interactive_tokens(st, content, at, model.id).next().is_some() {
+    if interactive_tokens(st, content, at, model.id)
+        .next()
+        .is_some()
+    {
         return Ok(());
     }
     refuse(

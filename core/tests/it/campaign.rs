@@ -7,8 +7,8 @@ use overmind_core::data::campaign::{level_for, ITEMS_FOR_A_WIN, XP_PER_LEVEL};
 use overmind_core::data::event::Change;
 use overmind_core::token::{Token, TokenClass, TokenKind};
 use overmind_core::{
-    Campaign, CampaignMission, Carry, Event, Game, HeroCarry, Id, Outcome, Phase, Pos, Setup,
-    Side, Upgrade,
+    Campaign, CampaignMission, Carry, Event, Game, HeroCarry, Id, Outcome, Phase, Pos, Setup, Side,
+    Upgrade,
 };
 
 const MAP: &str = "\
@@ -89,9 +89,21 @@ fn resolution_heals_one_brings_the_dead_back_and_keeps_xp() {
     let s = two_heroes();
     let mut g = start(&s, &w);
     let max = g.state.unit("a").unwrap().models[0].max_health;
-    g.state.units.iter_mut().find(|u| u.id == "a").unwrap().models[0].health = 3;
+    g.state
+        .units
+        .iter_mut()
+        .find(|u| u.id == "a")
+        .unwrap()
+        .models[0]
+        .health = 3;
     g.state.units.iter_mut().find(|u| u.id == "a").unwrap().xp = 4;
-    g.state.units.iter_mut().find(|u| u.id == "b").unwrap().models.clear();
+    g.state
+        .units
+        .iter_mut()
+        .find(|u| u.id == "b")
+        .unwrap()
+        .models
+        .clear();
     end(&mut g, Side::Overmind);
     let c = book(vec![mission("m", None, None)]);
     let r = resolve(&c, &c.missions[0], &Carry::default(), &s, &g, &w.content, 1);
@@ -101,7 +113,10 @@ fn resolution_heals_one_brings_the_dead_back_and_keeps_xp() {
     assert_eq!(a.level(), 2);
     assert!(a.items.is_empty(), "no Items for a loss");
     let b = &r.carry.heroes["brawler"];
-    assert_eq!(b.health, HEAL, "a Hero killed comes back with the Resolution's heal");
+    assert_eq!(
+        b.health, HEAL,
+        "a Hero killed comes back with the Resolution's heal"
+    );
     assert_eq!(r.carry.played.len(), 1);
     assert_eq!(r.carry.played[0].winner, Side::Overmind);
     assert_eq!(r.carry.upgrade_nodes, 0, "no Hidden Agenda was dealt");
@@ -113,12 +128,22 @@ fn heroes_who_win_get_three_random_items_dealt_to_those_standing() {
     items(&mut w);
     let s = two_heroes();
     let mut g = start(&s, &w);
-    g.state.units.iter_mut().find(|u| u.id == "b").unwrap().models.clear();
+    g.state
+        .units
+        .iter_mut()
+        .find(|u| u.id == "b")
+        .unwrap()
+        .models
+        .clear();
     end(&mut g, Side::Heroes);
     let c = book(vec![mission("m", None, None)]);
     let r = resolve(&c, &c.missions[0], &Carry::default(), &s, &g, &w.content, 9);
     let a = &r.carry.heroes["trooper"];
-    assert_eq!(a.items.len(), ITEMS_FOR_A_WIN as usize, "all to the one standing");
+    assert_eq!(
+        a.items.len(),
+        ITEMS_FOR_A_WIN as usize,
+        "all to the one standing"
+    );
     assert!(a.items.iter().all(|i| i == "medkit" || i == "flare"));
     assert_eq!(a.xp, WIN_XP, "a win's XP to a Hero standing");
     assert!(r.carry.heroes["brawler"].items.is_empty());
@@ -156,7 +181,10 @@ fn a_completed_hidden_agenda_is_an_upgrade_node_and_nodes_buy_in_order() {
     let mut g = start(&s, &w);
     g.state.cards.agenda = Some(Id::from("cull"));
     end(&mut g, Side::Overmind);
-    assert!(!agenda_completed(&g), "an Overmind win the agenda did not declare");
+    assert!(
+        !agenda_completed(&g),
+        "an Overmind win the agenda did not declare"
+    );
     g.log.push(Event::Effect {
         source: Id::from("cull"),
         change: Change::Win {
@@ -171,7 +199,11 @@ fn a_completed_hidden_agenda_is_an_upgrade_node_and_nodes_buy_in_order() {
     assert_eq!(carry.buy(&c), vec![Upgrade::HandSize]);
     assert_eq!(carry.buy(&c), vec![], "a node is spent once");
     carry.upgrade_nodes = 5;
-    assert_eq!(carry.buy(&c), vec![Upgrade::Decoy], "nodes past the list buy nothing");
+    assert_eq!(
+        carry.buy(&c),
+        vec![Upgrade::Decoy],
+        "nodes past the list buy nothing"
+    );
     let hand = s.rules.hand_size;
     let up = s.carrying(&carry);
     assert_eq!(up.rules.hand_size, hand + 1);
@@ -197,7 +229,11 @@ fn a_mission_starts_with_the_carried_health_xp_and_items() {
     let g = Game::new(st, "t", 3);
     assert_eq!(health(&g, "a"), 2);
     assert_eq!(g.state.unit("a").unwrap().xp, 7);
-    assert_eq!(g.state.unit("b").unwrap().xp, 0, "a Hero the campaign does not know");
+    assert_eq!(
+        g.state.unit("b").unwrap().xp,
+        0,
+        "a Hero the campaign does not know"
+    );
     let carried: Vec<(&str, Option<&str>)> = g
         .state
         .tokens
@@ -242,14 +278,27 @@ fn the_mission_book_must_end_and_reach_every_mission() {
         mission("b", None, None),
     ]);
     assert_eq!(ok.problems(&w.content, &has), vec![]);
-    let looped = book(vec![mission("a", Some("b"), None), mission("b", Some("a"), None)]);
+    let looped = book(vec![
+        mission("a", Some("b"), None),
+        mission("b", Some("a"), None),
+    ]);
     let p = looped.problems(&w.content, &has);
-    assert!(p.iter().any(|(_, m)| m.contains("a campaign must end")), "{p:?}");
+    assert!(
+        p.iter().any(|(_, m)| m.contains("a campaign must end")),
+        "{p:?}"
+    );
     let stray = book(vec![mission("a", None, None), mission("b", None, None)]);
     let p = stray.problems(&w.content, &has);
-    assert!(p.iter().any(|(k, m)| k == "missions[1]" && m.contains("leads to")), "{p:?}");
+    assert!(
+        p.iter()
+            .any(|(k, m)| k == "missions[1]" && m.contains("leads to")),
+        "{p:?}"
+    );
     let unknown = book(vec![mission("a", Some("z"), None)]);
     let p = unknown.problems(&w.content, &|m| m != "a");
     assert!(p.iter().any(|(k, _)| k == "missions[0].mission"), "{p:?}");
-    assert!(p.iter().any(|(k, _)| k == "missions[0].if_heroes_win"), "{p:?}");
+    assert!(
+        p.iter().any(|(k, _)| k == "missions[0].if_heroes_win"),
+        "{p:?}"
+    );
 }

@@ -40,6 +40,9 @@ struct RawScenario {
     hand: Option<Vec<Spanned<String>>>,
     /// The Overmind's Hidden Agenda, face down.
     agenda: Option<Spanned<String>>,
+    /// What a campaign carries into the mission (docs/RULES.md §16): the Heroes' Health, XP
+    /// and Items by profile, the Overmind's upgrades.
+    carry: Option<Spanned<overmind_core::Carry>>,
     pool: Option<Vec<Spanned<PoolEntry>>>,
     decoys: Option<Spanned<u32>>,
     objective: Option<Objective>,
@@ -683,6 +686,26 @@ fn build(
         .as_ref()
         .map(|h| h.iter().map(|c| c.get_ref().clone()).collect());
     setup.agenda = raw.agenda.as_ref().map(|a| a.get_ref().clone());
+    if let Some(c) = &raw.carry {
+        for (profile, h) in &c.get_ref().heroes {
+            for item in &h.items {
+                let ok = set
+                    .content
+                    .tokens
+                    .get(item)
+                    .is_some_and(|k| k.class == overmind_core::token::TokenClass::Item);
+                if !ok {
+                    problems.push(src.problem(
+                        &c.span(),
+                        format!(
+                            "carry.heroes.{profile}.items: no Item token kind {item:?} is loaded"
+                        ),
+                    ));
+                }
+            }
+        }
+        setup = setup.carrying(c.get_ref());
+    }
     if !setup_ok {
         return Err(problems);
     }
@@ -696,7 +719,12 @@ fn build(
         header: &header,
     };
     let state = match start(&written, &setup, seed, units_ok) {
-        Ok(state) if problems.is_empty() => state,
+        Ok(mut state) if problems.is_empty() => {
+            if let Some(c) = &raw.carry {
+                overmind_core::campaign::carry_into(&mut state, &setup, c.get_ref(), &set.content);
+            }
+            state
+        }
         Ok(_) => return Err(problems),
         Err(ps) => {
             problems.extend(ps);

@@ -209,7 +209,8 @@ impl CampaignReport {
             self.campaign,
             self.campaigns,
             self.first_seed,
-            self.first_seed.wrapping_add(self.campaigns.saturating_sub(1))
+            self.first_seed
+                .wrapping_add(self.campaigns.saturating_sub(1))
         );
         s.push_str(&format!(
             "campaigns won: Heroes {} ({}, 95% {}..{}), Overmind {}\n\n",
@@ -231,11 +232,7 @@ impl CampaignReport {
         }
         s.push_str("\npaths through the Mission Book:\n");
         for p in &self.paths {
-            s.push_str(&format!(
-                "  {:>6}  {}\n",
-                p.campaigns,
-                p.path.join(" -> ")
-            ));
+            s.push_str(&format!("  {:>6}  {}\n", p.campaigns, p.path.join(" -> ")));
         }
         s
     }

@@ -10,7 +10,7 @@ use super::moments::{
     STEP_MOMENT, TOKEN_MOMENT, UNIT_MOMENT,
 };
 use super::rule::Shape;
-use super::values::{ATTACK_OPTIONS, POS, SQUARE, TOKEN};
+use super::values::{ATTACK_OPTIONS, POS, RESOLUTION, RESOLUTION_HERO, SQUARE, TOKEN};
 
 /// Every shape, in the order the docs present them.
 pub static SHAPES: &[&Shape] = &[
@@ -42,4 +42,6 @@ pub static SHAPES: &[&Shape] = &[
     &POS,
     &SQUARE,
     &ATTACK_OPTIONS,
+    &RESOLUTION,
+    &RESOLUTION_HERO,
 ];

@@ -75,3 +75,66 @@ pub static ATTACK_OPTIONS: Shape = Shape {
         rule: Rule::Any,
     }],
 };
+
+/// What a `resolution` hook is given (docs/RULES.md §16.3).
+pub static RESOLUTION: Shape = Shape {
+    name: "Resolution",
+    doc: "The Resolution Phase after a campaign's mission, as a rule's `resolution(r)` sees it after the core's: change `heroes` and `upgrade_nodes`, and add lines to `log`. What it leaves is checked; a value out of range, or a failure, changes nothing.",
+    parent: None,
+    key: "field",
+    fields: &[
+        ShapeField { name: "campaign", ty: "string", doc: "The campaign's id.", required: true, rule: Rule::Any },
+        ShapeField { name: "mission", ty: "string", doc: "The campaign mission just played.", required: true, rule: Rule::Any },
+        ShapeField { name: "winner", ty: "\"heroes\"|\"overmind\"|nil", doc: "Who won it.", required: false, rule: Rule::Any },
+        ShapeField { name: "reason", ty: "string?", doc: "Why.", required: false, rule: Rule::Any },
+        ShapeField { name: "rounds", ty: "integer", doc: "The round it ended in.", required: true, rule: Rule::Any },
+        ShapeField { name: "upgrade_nodes", ty: "integer", doc: "The Overmind's Upgrade Nodes, 0 to 32.", required: true, rule: Rule::Any },
+        ShapeField { name: "heroes", ty: "table<string, ResolutionHero>", doc: "The squad by hero profile.", required: true, rule: Rule::Any },
+        ShapeField { name: "log", ty: "string[]", doc: "Lines for the report (at most 20 are kept).", required: true, rule: Rule::Any },
+    ],
+};
+
+/// One Hero in a [`RESOLUTION`].
+pub static RESOLUTION_HERO: Shape = Shape {
+    name: "ResolutionHero",
+    doc: "A Hero of the campaign's squad between missions.",
+    parent: None,
+    key: "field",
+    fields: &[
+        ShapeField {
+            name: "health",
+            ty: "integer",
+            doc: "Health at the next mission's start, 1 to `max_health`.",
+            required: true,
+            rule: Rule::Any,
+        },
+        ShapeField {
+            name: "max_health",
+            ty: "integer",
+            doc: "Its profile's Health (read only).",
+            required: true,
+            rule: Rule::Any,
+        },
+        ShapeField {
+            name: "xp",
+            ty: "integer",
+            doc: "Experience, 0 to 1000.",
+            required: true,
+            rule: Rule::Any,
+        },
+        ShapeField {
+            name: "level",
+            ty: "integer",
+            doc: "Its level for its XP before the hook (read only).",
+            required: true,
+            rule: Rule::Any,
+        },
+        ShapeField {
+            name: "items",
+            ty: "string[]",
+            doc: "The Item token kinds it carries into the next mission (at most 6).",
+            required: true,
+            rule: Rule::Any,
+        },
+    ],
+};
