@@ -170,28 +170,6 @@ impl PackSet {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_key_is_found_in_its_table() {
-        let text = "name = \"x\"\n[[missions]]\nid = \"a\"\n[[missions]]\nid = \"b\"\n  if_heroes_win = \"z\"\n";
-        assert_eq!(key_position(text, "missions[1].if_heroes_win"), (6, 3));
-        assert_eq!(key_position(text, "missions[0]"), (2, 1));
-        assert_eq!(key_position(text, "name"), (1, 1));
-    }
-
-    #[test]
-    fn an_unknown_key_is_placed() {
-        let e = campaign_from_toml("c", Path::new("c.toml"), "name = \"x\"\nmisions = []\n")
-            .err()
-            .expect("refused");
-        assert_eq!((e[0].line, e[0].column), (2, 1));
-        assert!(e[0].message.contains("misions"), "{}", e[0].message);
-    }
-}
-
 /// Most lines one `resolution` hook adds to the Resolution Phase's report, and their length.
 const MAX_LOG_LINES: usize = 20;
 const MAX_LOG_CHARS: usize = 200;
@@ -334,5 +312,26 @@ impl PackSet {
             }
         }
         lines
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_key_is_found_in_its_table() {
+        let text = "name = \"x\"\n[[missions]]\nid = \"a\"\n[[missions]]\nid = \"b\"\n  if_heroes_win = \"z\"\n";
+        assert_eq!(key_position(text, "missions[1].if_heroes_win"), (6, 3));
+        assert_eq!(key_position(text, "missions[0]"), (2, 1));
+        assert_eq!(key_position(text, "name"), (1, 1));
+    }
+
+    #[test]
+    fn an_unknown_key_is_placed() {
+        let e = campaign_from_toml("c", Path::new("c.toml"), "name = \"x\"\nmisions = []\n")
+            .expect_err("refused");
+        assert_eq!((e[0].line, e[0].column), (2, 1));
+        assert!(e[0].message.contains("misions"), "{}", e[0].message);
     }
 }

@@ -132,7 +132,7 @@ fn passive_player(args: &[&str], quit_at: Option<usize>) -> Vec<Value> {
     d.seen.clone()
 }
 
-fn campaign_args<'a>(save: &'a str) -> Vec<&'a str> {
+fn campaign_args(save: &str) -> Vec<&str> {
     vec![
         "campaign",
         "example",
